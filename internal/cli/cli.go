@@ -1,0 +1,117 @@
+// Package cli holds culprit's command-line front end: flag parsing, help
+// text and the mapping of errors to exit codes. Every command is a function
+// over its arguments and standard streams, so tests run it in-process.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// Exit statuses shared by all commands.
+const (
+	exitOK    = 0 // the command did its job
+	exitFail  = 1 // the job ran but found a failure (as go test does)
+	exitUsage = 2 // bad input: flags, files, an oracle that does not fail
+)
+
+// env is what a command sees of the outside world.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// command is one culprit subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(e *env, args []string) int
+}
+
+// commands lists culprit's subcommands; help prints them in this order.
+func commands() []command {
+	return []command{
+		{"reduce", "shrink a failure-inducing input (delta debugging)", runReduce},
+	}
+}
+
+// Main runs culprit with the given arguments (without the program name)
+// and returns the process exit status. Ctrl-C cancels the command's
+// context; commands save their progress and return.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			for _, c := range commands() {
+				if c.name == args[1] {
+					return c.run(e, []string{"-help"})
+				}
+			}
+		}
+		usage(stdout)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(e, args[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "culprit: unknown command %q (run \"culprit help\")\n", name)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "culprit: automated debugging for Go")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: culprit COMMAND [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	cs := commands()
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run \"culprit help COMMAND\" for a command's flags.")
+}
+
+// errorf prints a one-line error with the program prefix.
+func errorf(e *env, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	msg = strings.TrimSpace(strings.ReplaceAll(msg, "\n", " "))
+	fmt.Fprintf(e.stderr, "culprit: %s\n", msg)
+}
+
+// parseFlags parses fs, mapping -help to a zero status and bad flags to a
+// usage error. It returns done=true with the status when the command must
+// stop.
+func parseFlags(e *env, fs *flag.FlagSet, args []string) (done bool, status int) {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(e.stdout)
+		fs.Usage()
+		return true, exitOK
+	}
+	if err != nil {
+		errorf(e, "%s: %v", fs.Name(), err)
+		return true, exitUsage
+	}
+	return false, exitOK
+}
