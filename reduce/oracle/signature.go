@@ -1,0 +1,185 @@
+package oracle
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/culprit-go/culprit/reduce"
+)
+
+// ErrNotFailing is wrapped by Judge.Learn when the golden run does not
+// fail.
+var ErrNotFailing = errors.New("the original does not fail")
+
+// A Rule says what makes two runs fail the same way.
+type Rule int
+
+const (
+	// GoPanic compares the exit status and, when the program panicked
+	// or died of a Go fatal error, the first line of the message and the
+	// function of the first non-runtime frame.
+	GoPanic Rule = iota
+	// ExitStatus compares the exit status alone.
+	ExitStatus
+	// Match compares the exit status and whether a regular expression
+	// matches the output (both streams).
+	Match
+	// Interesting is C-Reduce's rule: exit status 0 means the candidate
+	// is interesting (FAIL), another status means PASS, a timeout or a
+	// signal is UNRESOLVED.
+	Interesting
+)
+
+// A Signature names a failure.
+type Signature struct {
+	Exit    Exit
+	Panic   string // first line of a Go panic or fatal error, normalized
+	Frame   string // function of the first non-runtime frame of the panicking goroutine
+	Matched bool   // the Match rule's regular expression matched the output
+}
+
+func (s Signature) String() string {
+	var b strings.Builder
+	b.WriteString(s.Exit.String())
+	if s.Panic != "" {
+		fmt.Fprintf(&b, ", %q", s.Panic)
+	}
+	if s.Frame != "" {
+		fmt.Fprintf(&b, " in %s", s.Frame)
+	}
+	return b.String()
+}
+
+// A Judge classifies runs against the failure of a golden run.
+type Judge struct {
+	Rule   Rule
+	Regexp *regexp.Regexp // for the Match rule
+	Want   Signature      // set by Learn
+}
+
+// Signature computes a run's signature under the judge's rule.
+func (j *Judge) Signature(r Run) Signature {
+	s := Signature{Exit: r.Exit}
+	switch j.Rule {
+	case GoPanic:
+		s.Panic, s.Frame = ParsePanic(normalizePath(r.Stderr, r.Path))
+	case Match:
+		s.Matched = j.Regexp != nil && j.Regexp.Match(normalizePath(r.Output, r.Path))
+	}
+	return s
+}
+
+// Learn sets the wanted signature from a golden run of the original input.
+// It returns an error wrapping ErrNotFailing, and saying what the run did,
+// when that run does not fail.
+func (j *Judge) Learn(golden Run) error {
+	s := j.Signature(golden)
+	switch j.Rule {
+	case Interesting:
+		if !golden.Exit.OK() {
+			return fmt.Errorf("%w: the test script says it is not interesting (%s)", ErrNotFailing, golden.Describe())
+		}
+	case Match:
+		if !s.Matched {
+			return fmt.Errorf("%w: its output does not match %q (%s)", ErrNotFailing, j.Regexp, golden.Describe())
+		}
+	default:
+		if golden.Exit.OK() {
+			return fmt.Errorf("%w: %s", ErrNotFailing, golden.Describe())
+		}
+	}
+	j.Want = s
+	return nil
+}
+
+// Classify tells whether a run fails like the golden one (FAIL), passes
+// (exit status 0 and not that failure: PASS), or does something else
+// (UNRESOLVED).
+func (j *Judge) Classify(r Run) reduce.Outcome {
+	if j.Rule == Interesting {
+		switch {
+		case r.Exit.OK():
+			return reduce.Fail
+		case r.Exit.TimedOut || r.Exit.Signal != "":
+			return reduce.Unresolved
+		default:
+			return reduce.Pass
+		}
+	}
+	if j.Signature(r) == j.Want {
+		return reduce.Fail
+	}
+	if r.Exit.OK() {
+		return reduce.Pass
+	}
+	return reduce.Unresolved
+}
+
+// normalizePath replaces the candidate's path, which differs from run to
+// run, by the Placeholder, so that messages quoting it compare equal.
+func normalizePath(b []byte, path string) []byte {
+	if path == "" {
+		return b
+	}
+	return []byte(strings.ReplaceAll(string(b), path, Placeholder))
+}
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// ParsePanic finds the first Go panic or fatal error in a program's
+// standard error. It returns the message's first line, with digit runs
+// replaced by "N" for runtime errors (whose indices and lengths change as
+// the input shrinks), and the function of the first stack frame of the
+// panicking goroutine that is not in the runtime. Both are empty when
+// stderr holds no panic.
+func ParsePanic(stderr []byte) (msg, frame string) {
+	lines := strings.Split(string(stderr), "\n")
+	i := 0
+	for ; i < len(lines); i++ {
+		line := strings.TrimRight(lines[i], "\r")
+		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
+			msg = line
+			break
+		}
+	}
+	if msg == "" {
+		return "", ""
+	}
+	if strings.HasPrefix(msg, "panic: runtime error: ") {
+		msg = digits.ReplaceAllString(msg, "N")
+	}
+	// The panicking goroutine's trace follows: "goroutine N [state]:",
+	// then a function line and an indented file:line for each frame.
+	for i++; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "goroutine ") && strings.HasSuffix(strings.TrimRight(lines[i], "\r"), "]:") {
+			break
+		}
+	}
+	for i++; i < len(lines); i++ {
+		line := strings.TrimRight(lines[i], "\r")
+		if line == "" {
+			break // end of the goroutine's trace
+		}
+		if strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "...") || strings.HasPrefix(line, "created by ") {
+			continue
+		}
+		fn := line
+		if k := strings.LastIndexByte(fn, '('); k > 0 && strings.HasSuffix(fn, ")") {
+			fn = fn[:k]
+		}
+		if isRuntime(fn) {
+			continue
+		}
+		return msg, fn
+	}
+	return msg, ""
+}
+
+// isRuntime reports whether a stack frame's function belongs to the Go
+// runtime rather than to the program.
+func isRuntime(fn string) bool {
+	return fn == "panic" || strings.HasPrefix(fn, "runtime.") ||
+		strings.HasPrefix(fn, "runtime/") || strings.HasPrefix(fn, "internal/")
+}
