@@ -1,0 +1,3 @@
+module github.com/culprit-go/culprit/examples
+
+go 1.24
