@@ -1,3 +1,9 @@
 module github.com/culprit-go/culprit
 
-go 1.24
+go 1.26.0
+
+require (
+	github.com/rogpeppe/go-internal v1.14.1 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)

@@ -1,0 +1,442 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/culprit-go/culprit/reduce"
+	"github.com/culprit-go/culprit/reduce/oracle"
+)
+
+// Errors of Check: the original input or the oracle cannot be reduced
+// against. Check also wraps oracle.ErrNotFailing.
+var (
+	// ErrFlaky: runs of the original input disagree.
+	ErrFlaky = errors.New("flaky oracle")
+	// ErrNotPassing: maximizing needs the empty input to pass.
+	ErrNotPassing = errors.New("the empty input does not pass")
+)
+
+// Default timeout of a test when none is set: a multiple of the slowest
+// run of the original, but never less than minTimeout.
+const (
+	timeoutFactor = 10
+	minTimeout    = time.Second
+)
+
+// A Reducer reduces an Input against a command. Set its fields, call
+// Check, then Reduce.
+type Reducer struct {
+	Input   *Input
+	Command oracle.Command // a zero Timeout is derived from the original's run time
+	Judge   oracle.Judge   // its Want is learned by Check
+	Mode    reduce.Mode    // Min, Max or Diff; zero means Min
+	Levels  []Level        // nil means DefaultLevels
+	Jobs    int            // candidates tested concurrently; <= 1 is sequential
+	Repeat  int            // extra runs of the original, to detect a flaky oracle
+	Output  string         // path of the failing result (Min and Diff)
+	Passing string         // path of the passing result (Max and Diff)
+
+	// OnTest, if set, is called after each test and each cache hit.
+	// Calls are serialized.
+	OnTest func(Event)
+	// OnStatus, if set, is called, serialized, whenever the counters or
+	// the current result change.
+	OnStatus func(Status)
+
+	cache *cache
+	mu    sync.Mutex // guards the counters and the callbacks
+	stats Status
+	start time.Time
+}
+
+// An Event is one test during a reduction.
+type Event struct {
+	Number  int // 1-based among the tests run; 0 for a cache hit
+	Level   string
+	Bytes   int // the candidate's size
+	Outcome reduce.Outcome
+	Cached  bool
+	Run     oracle.Run // what the command did; zero for a cache hit
+}
+
+// Status is the state of a reduction, for progress displays.
+type Status struct {
+	Level         string
+	Sweep         int // 1-based pass over the levels
+	Tests         int // commands run
+	CacheHits     int
+	Bytes         int // size of the current result
+	OriginalBytes int
+	Elapsed       time.Duration
+}
+
+// Summary is the outcome of a reduction.
+type Summary struct {
+	Mode          reduce.Mode
+	Levels        []string
+	OriginalBytes int
+	FinalBytes    int // size of the failing result (Min, Diff) or of the passing one (Max)
+	PassingBytes  int // size of the passing result (Max, Diff)
+	Tests         int
+	CacheHits     int
+	Sweeps        int
+	Elapsed       time.Duration
+	Timeout       time.Duration // the per-test timeout used
+	Diff          string        // Diff mode: the failure-inducing difference, as a unified diff
+}
+
+func (r *Reducer) mode() reduce.Mode {
+	if r.Mode == 0 {
+		return reduce.Min
+	}
+	return r.Mode
+}
+
+func (r *Reducer) levels() []Level {
+	if r.Levels == nil {
+		return DefaultLevels(r.Input.Dir)
+	}
+	return r.Levels
+}
+
+// Check runs the original input, learns the failure from it, runs it
+// Repeat more times to make sure the failure reproduces, derives the test
+// timeout when none is set, and, when maximizing, checks that the empty
+// input passes. Its errors mean the reduction cannot start.
+func (r *Reducer) Check(ctx context.Context) error {
+	if r.cache == nil {
+		r.cache = newCache()
+		r.start = time.Now()
+		r.stats.OriginalBytes = r.Input.Size()
+	}
+	root, err := os.MkdirTemp("", "culprit-reduce-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(root)
+	orig := r.Input.files(r.Input.all())
+	golden, err := r.exec(ctx, root, orig)
+	if err != nil {
+		return fmt.Errorf("run the original: %w", err)
+	}
+	if err := r.Judge.Learn(golden); err != nil {
+		r.event("original", Event{Bytes: r.stats.OriginalBytes, Outcome: r.Judge.Classify(golden), Run: golden})
+		return err
+	}
+	r.event("original", Event{Bytes: r.stats.OriginalBytes, Outcome: reduce.Fail, Run: golden})
+	slowest := golden.Duration
+	for i := 2; i <= r.Repeat+1; i++ {
+		again, err := r.exec(ctx, root, orig)
+		if err != nil {
+			return fmt.Errorf("run the original again: %w", err)
+		}
+		o := r.Judge.Classify(again)
+		r.event("original", Event{Bytes: r.stats.OriginalBytes, Outcome: o, Run: again})
+		if o != reduce.Fail {
+			return fmt.Errorf("%w: run 1 of the original failed with %s, run %d %s",
+				ErrFlaky, r.Judge.Want, i, r.describe(again))
+		}
+		slowest = max(slowest, again.Duration)
+	}
+	if r.Command.Timeout == 0 {
+		r.Command.Timeout = max(timeoutFactor*slowest, minTimeout)
+	}
+	r.cache.done[keyOf(orig)] = reduce.Fail
+	if r.mode()&reduce.Max != 0 {
+		empty := r.Input.files(r.Input.none())
+		run, err := r.exec(ctx, root, empty)
+		if err != nil {
+			return fmt.Errorf("run the empty input: %w", err)
+		}
+		o := r.Judge.Classify(run)
+		r.event("empty", Event{Outcome: o, Run: run})
+		if o != reduce.Pass {
+			return fmt.Errorf("%w (%s: %s); --mode %s starts from it", ErrNotPassing, o, r.describe(run), r.mode())
+		}
+		r.cache.done[keyOf(empty)] = reduce.Pass
+	}
+	return nil
+}
+
+// describe tells what a run did, with its signature when it failed.
+func (r *Reducer) describe(run oracle.Run) string {
+	if run.Exit.OK() {
+		return "passed (exit status 0)"
+	}
+	if s := r.Judge.Signature(run); s.Panic != "" || s.Frame != "" {
+		return "failed with " + s.String()
+	}
+	return "failed with " + run.Describe()
+}
+
+// exec writes a candidate into a fresh directory under root and runs the
+// command on it.
+func (r *Reducer) exec(ctx context.Context, root string, files []File) (oracle.Run, error) {
+	dir, err := os.MkdirTemp(root, "c")
+	if err != nil {
+		return oracle.Run{}, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, r.Input.Name)
+	if r.Input.Dir {
+		err = os.Mkdir(path, 0o755)
+		if err == nil {
+			err = fill(path, files)
+		}
+	} else {
+		err = fill(dir, files)
+	}
+	if err != nil {
+		return oracle.Run{}, fmt.Errorf("write candidate: %w", err)
+	}
+	return r.Command.Run(ctx, path)
+}
+
+// reduction is the state of one Reduce call.
+type reduction struct {
+	*Reducer
+	root  string
+	fatal error
+	stop  context.CancelFunc
+	best  struct{ fail, pass selection }
+}
+
+// Reduce runs the levels, coarse to fine, until a whole sweep changes
+// nothing, writing each improvement to the result paths. On cancellation
+// it returns the summary of the best result so far, already on disk, with
+// an error wrapping ctx.Err(). Check must have succeeded first.
+func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
+	if r.cache == nil {
+		return Summary{}, errors.New("reduce before check")
+	}
+	root, err := os.MkdirTemp("", "culprit-reduce-")
+	if err != nil {
+		return Summary{}, err
+	}
+	defer os.RemoveAll(root)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	x := &reduction{Reducer: r, root: root, stop: stop}
+	mode := r.mode()
+	in := r.Input
+	fail, pass := in.all(), in.none()
+	x.best.fail, x.best.pass = fail, pass
+	if err := x.save(fail, pass, true); err != nil {
+		return Summary{}, err
+	}
+	var runErr error
+	sweeps := 0
+	for changed := true; changed && runErr == nil; {
+		changed = false
+		sweeps++
+		for _, lvl := range r.levels() {
+			if lvl == Files && !in.Dir {
+				continue
+			}
+			units, passIdx := in.cut(lvl, fail, pass)
+			if len(units) == 0 {
+				continue
+			}
+			x.mu.Lock()
+			x.stats.Level, x.stats.Sweep = lvl.Name(), sweeps
+			x.mu.Unlock()
+			test := func(ctx context.Context, c []unit) reduce.Outcome { return x.test(ctx, c) }
+			cfg := reduce.Config{
+				Workers: r.Jobs,
+				NoCache: true, // the content cache below sees through levels
+				Pass:    passIdx,
+				OnProgress: func(p reduce.Progress) {
+					x.progress(pick(units, p.Fail), pick(units, p.Pass))
+				},
+			}
+			res, err := reduce.DD(ctx, units, test, mode, cfg)
+			if x.fatal != nil {
+				runErr = x.fatal
+				break
+			}
+			newFail, newPass := fail, pass
+			if mode&reduce.Min != 0 {
+				newFail = in.selectUnits(res.Fail)
+			}
+			if mode&reduce.Max != 0 {
+				newPass = in.selectUnits(res.Pass)
+			}
+			if newFail.weight() != fail.weight() || newPass.weight() != pass.weight() {
+				changed = true
+			}
+			fail, pass = newFail, newPass
+			if err != nil {
+				if ctx.Err() == nil {
+					err = fmt.Errorf("%s level: %w (is the oracle flaky?)", lvl.Name(), err)
+				}
+				runErr = err
+				break
+			}
+		}
+	}
+	if runErr == nil || ctx.Err() != nil {
+		// Make sure the files on disk hold the final state.
+		if err := x.save(fail, pass, false); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	return x.summary(fail, pass, sweeps), runErr
+}
+
+func pick(units []unit, idx []int) []unit {
+	out := make([]unit, len(idx))
+	for i, j := range idx {
+		out[i] = units[j]
+	}
+	return out
+}
+
+// test is the delta debugging test: it materializes the candidate, looks
+// its content up in the cache, and otherwise runs the command on it.
+func (x *reduction) test(ctx context.Context, c []unit) reduce.Outcome {
+	files := x.Input.files(x.Input.selectUnits(c))
+	size := 0
+	for _, f := range files {
+		size += len(f.Data)
+	}
+	k := keyOf(files)
+	o, hit, err := x.cache.get(ctx, k)
+	if err != nil {
+		return reduce.Unresolved
+	}
+	if hit {
+		x.event(x.levelName(), Event{Bytes: size, Outcome: o, Cached: true})
+		return o
+	}
+	run, err := x.exec(ctx, x.root, files)
+	if err != nil {
+		x.cache.put(k, 0)
+		if ctx.Err() == nil {
+			x.fail(fmt.Errorf("test a candidate: %w", err))
+		}
+		return reduce.Unresolved
+	}
+	o = x.Judge.Classify(run)
+	x.cache.put(k, o)
+	x.event(x.levelName(), Event{Bytes: size, Outcome: o, Run: run})
+	return o
+}
+
+// fail records the first fatal error and stops the reduction.
+func (x *reduction) fail(err error) {
+	x.mu.Lock()
+	if x.fatal == nil {
+		x.fatal = err
+	}
+	x.mu.Unlock()
+	x.stop()
+}
+
+// event counts a test and reports it.
+func (r *Reducer) event(level string, e Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e.Level = level
+	if e.Cached {
+		r.stats.CacheHits++
+	} else {
+		r.stats.Tests++
+		e.Number = r.stats.Tests
+	}
+	if r.OnTest != nil {
+		r.OnTest(e)
+	}
+	r.status()
+}
+
+func (x *reduction) levelName() string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.stats.Level
+}
+
+// status reports the counters; r.mu must be held.
+func (r *Reducer) status() {
+	if r.OnStatus == nil {
+		return
+	}
+	s := r.stats
+	s.Elapsed = time.Since(r.start)
+	r.OnStatus(s)
+}
+
+// progress is delta debugging's progress hook: it saves improvements.
+func (x *reduction) progress(fail, pass []unit) {
+	if err := x.save(x.Input.selectUnits(fail), x.Input.selectUnits(pass), false); err != nil {
+		x.fail(err)
+	}
+}
+
+// save writes the results that improved on the best so far (all of them
+// when force is set).
+func (x *reduction) save(fail, pass selection, force bool) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	mode := x.mode()
+	if mode&reduce.Min != 0 && (force || fail.weight() < x.best.fail.weight()) {
+		if err := x.write(x.Output, fail); err != nil {
+			return err
+		}
+		x.best.fail = fail
+	}
+	if mode&reduce.Max != 0 && (force || pass.weight() > x.best.pass.weight()) {
+		if err := x.write(x.Passing, pass); err != nil {
+			return err
+		}
+		x.best.pass = pass
+	}
+	if mode == reduce.Max {
+		x.stats.Bytes = x.best.pass.size()
+	} else {
+		x.stats.Bytes = x.best.fail.size()
+	}
+	x.status()
+	return nil
+}
+
+func (x *reduction) write(path string, sel selection) error {
+	files := x.Input.files(sel)
+	if x.Input.Dir {
+		return writeTree(path, files)
+	}
+	return writeFile(path, files[0].Data, files[0].Mode)
+}
+
+func (x *reduction) summary(fail, pass selection, sweeps int) Summary {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	s := Summary{
+		Mode:          x.mode(),
+		OriginalBytes: x.Input.Size(),
+		FinalBytes:    fail.size(),
+		Tests:         x.stats.Tests,
+		CacheHits:     x.stats.CacheHits,
+		Sweeps:        sweeps,
+		Elapsed:       time.Since(x.start),
+		Timeout:       x.Command.Timeout,
+	}
+	for _, l := range x.levels() {
+		s.Levels = append(s.Levels, l.Name())
+	}
+	if s.Mode&reduce.Max != 0 {
+		s.PassingBytes = pass.size()
+	}
+	if s.Mode == reduce.Max {
+		s.FinalBytes = s.PassingBytes
+	}
+	if s.Mode == reduce.Diff {
+		s.Diff = treeDiff(x.Input, x.Passing, x.Output, x.Input.files(pass), x.Input.files(fail))
+	}
+	return s
+}
