@@ -3,7 +3,12 @@ module github.com/culprit-go/culprit
 go 1.26.0
 
 require (
-	github.com/rogpeppe/go-internal v1.14.1 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
+	github.com/rogpeppe/go-internal v1.14.1
+	golang.org/x/sys v0.49.0
+	golang.org/x/tools v0.52.0
+)
+
+require (
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 )

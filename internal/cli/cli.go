@@ -41,6 +41,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"reduce", "shrink a failure-inducing input (delta debugging)", runReduce},
+		{"test", "run go test instrumented, recording a trace", runTest},
 	}
 }
 

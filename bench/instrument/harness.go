@@ -1,0 +1,329 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/culprit-go/culprit/internal/instrument"
+	"github.com/culprit-go/culprit/trace"
+)
+
+// module is one module of the proof.
+type module struct {
+	Path     string
+	Packages []string // patterns inside the module; nil is ./...
+}
+
+// proofModules are the modules the issue names, then ours.
+var proofModules = []module{
+	{Path: "github.com/google/uuid"},
+	{Path: "github.com/google/go-cmp"},
+	{Path: "github.com/BurntSushi/toml"},
+	{Path: "gopkg.in/yaml.v3"},
+	{Path: "github.com/tidwall/gjson"},
+	{Path: "github.com/Masterminds/semver/v3"},
+	{Path: "github.com/dustin/go-humanize"},
+	{Path: "github.com/google/btree"},
+	{Path: "github.com/pkg/errors"},
+	{Path: "golang.org/x/text", Packages: []string{"./unicode/norm", "./transform", "./language"}},
+	// Five more of our choice: assembly-backed code, generics, a flag
+	// parser, Unicode tables, a diff library.
+	{Path: "github.com/cespare/xxhash/v2"},
+	{Path: "github.com/hashicorp/golang-lru/v2"},
+	{Path: "github.com/spf13/pflag"},
+	{Path: "github.com/mattn/go-runewidth"},
+	{Path: "github.com/pmezard/go-difflib"},
+	{Path: "github.com/tidwall/match"},
+}
+
+// variant is one way to run a module's tests.
+type variant struct {
+	Name   string
+	Events trace.EventSet // 0: plain go test
+}
+
+// testKey names one test of a run.
+type testKey struct{ Package, Test string }
+
+// run is what one go test run gave.
+type run struct {
+	Outcomes   map[testKey]string // pass, fail, skip
+	Elapsed    float64            // seconds the test binaries ran, summed over packages
+	Wall       float64            // seconds the whole go test took, build included
+	MaxRSS     int64              // peak resident set of the largest process, KiB
+	TraceBytes int64
+	Calls      int
+	Hits       int
+	Exit       int
+	Output     string // go test's non-JSON output (build errors), for diagnosis
+}
+
+// result is one module's row.
+type result struct {
+	Module      string
+	Version     string
+	Tests       int      // tests compared (passing plain)
+	Identical   int      // of those, same outcome in every instrumented run
+	Diverged    []string // test: plain vs instrumented
+	FailedPlain []string // excluded
+	Plain       *run
+	Runs        map[string]*run
+	Err         string
+}
+
+// harness runs modules plain and instrumented.
+type harness struct {
+	work     string
+	variants []variant
+	log      io.Writer
+	timeout  time.Duration
+}
+
+// download fetches mod@latest through the module proxy and copies its
+// source into a writable directory of its own: the overlay cannot replace
+// files in the module cache, so the copy runs as the main module.
+func (h *harness) download(ctx context.Context, mod string) (dir, version string, err error) {
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", mod+"@latest")
+	cmd.Dir = h.work
+	out, err := cmd.Output()
+	if err != nil {
+		return "", "", fmt.Errorf("download %s: %w: %s", mod, err, out)
+	}
+	var info struct{ Dir, Version, Error string }
+	if err := json.Unmarshal(out, &info); err != nil {
+		return "", "", fmt.Errorf("download %s: %w", mod, err)
+	}
+	if info.Error != "" {
+		return "", "", fmt.Errorf("download %s: %s", mod, info.Error)
+	}
+	dir = filepath.Join(h.work, strings.NewReplacer("/", "_", "@", "_").Replace(mod+"@"+info.Version))
+	if err := os.RemoveAll(dir); err != nil {
+		return "", "", err
+	}
+	if err := copyTree(info.Dir, dir); err != nil {
+		return "", "", fmt.Errorf("copy %s: %w", mod, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		// A module without go.mod (old, pre-modules): give it one.
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+mod+"\n\ngo 1.16\n"), 0o644); err != nil {
+			return "", "", err
+		}
+	}
+	// Its dependencies, and go.sum entries for them.
+	tidy := exec.CommandContext(ctx, "go", "mod", "download")
+	tidy.Dir = dir
+	if out, err := tidy.CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("%s: go mod download: %w: %s", mod, err, out)
+	}
+	return dir, info.Version, nil
+}
+
+func copyTree(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+}
+
+// runModule runs one module plain and in every variant.
+func (h *harness) runModule(ctx context.Context, m module) *result {
+	res := &result{Module: m.Path, Runs: map[string]*run{}}
+	dir, version, err := h.download(ctx, m.Path)
+	if err != nil {
+		res.Err = err.Error()
+		return res
+	}
+	res.Version = version
+	pkgs := m.Packages
+	if pkgs == nil {
+		pkgs = []string{"./..."}
+	}
+	fmt.Fprintf(h.log, "%s@%s: plain\n", m.Path, version)
+	plain, err := h.goTest(ctx, dir, pkgs, 0)
+	if err != nil {
+		res.Err = err.Error()
+		return res
+	}
+	res.Plain = plain
+	for _, v := range h.variants {
+		fmt.Fprintf(h.log, "%s@%s: -events %s\n", m.Path, version, v.Name)
+		r, err := h.goTest(ctx, dir, pkgs, v.Events)
+		if err != nil {
+			res.Err = fmt.Sprintf("%s: %v", v.Name, err)
+			return res
+		}
+		res.Runs[v.Name] = r
+	}
+	var keys []testKey
+	for k := range plain.Outcomes {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Package != keys[j].Package {
+			return keys[i].Package < keys[j].Package
+		}
+		return keys[i].Test < keys[j].Test
+	})
+	for _, k := range keys {
+		want := plain.Outcomes[k]
+		name := k.Package + "." + k.Test
+		if want == "fail" {
+			res.FailedPlain = append(res.FailedPlain, name)
+			continue
+		}
+		res.Tests++
+		same := true
+		for _, v := range h.variants {
+			if got := res.Runs[v.Name].Outcomes[k]; got != want {
+				same = false
+				res.Diverged = append(res.Diverged, fmt.Sprintf("%s: plain %s, -events %s %s", name, want, v.Name, orNone(got)))
+			}
+		}
+		if same {
+			res.Identical++
+		}
+	}
+	for _, v := range h.variants {
+		for k := range res.Runs[v.Name].Outcomes {
+			if _, ok := plain.Outcomes[k]; !ok {
+				res.Diverged = append(res.Diverged, fmt.Sprintf("%s.%s: only instrumented (-events %s)", k.Package, k.Test, v.Name))
+			}
+		}
+	}
+	return res
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "missing"
+	}
+	return s
+}
+
+// goTest runs go test -json in dir, plain (events 0) or under culprit test.
+func (h *harness) goTest(ctx context.Context, dir string, pkgs []string, events trace.EventSet) (*run, error) {
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	flags := []string{"-json", "-p=1"}
+	var out bytes.Buffer
+	r := &run{}
+	start := time.Now()
+	if events == 0 {
+		args := append([]string{"test", "-count=1"}, flags...)
+		args = append(args, pkgs...)
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = dir
+		cmd.Stdout = &out
+		cmd.Stderr = &out
+		err := cmd.Run()
+		if cmd.ProcessState == nil {
+			return nil, fmt.Errorf("go test: %w", err)
+		}
+		r.Exit = cmd.ProcessState.ExitCode()
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			r.MaxRSS = int64(ru.Maxrss)
+		}
+	} else {
+		traceDir := filepath.Join(h.work, "trace")
+		os.RemoveAll(traceDir)
+		res, err := instrument.Run(ctx, instrument.Config{Dir: dir, Packages: pkgs, Events: events,
+			TraceDir: traceDir, GoFlags: flags, Stdout: &out, Stderr: &out})
+		if err != nil {
+			return nil, err
+		}
+		r.Exit = res.ExitCode
+		r.MaxRSS = res.MaxRSS
+		r.TraceBytes = dirSize(traceDir)
+		if tr, err := trace.Open(traceDir); err == nil {
+			for _, p := range tr.Processes {
+				r.Calls += len(p.Calls)
+				for _, t := range p.Tests {
+					r.Hits += len(t.Hits)
+				}
+			}
+		}
+	}
+	r.Wall = time.Since(start).Seconds()
+	r.Outcomes, r.Elapsed, r.Output = parseJSON(out.Bytes())
+	return r, nil
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// parseJSON reads go test -json output: per-test outcomes, the summed
+// elapsed time of the packages (the test binaries' run time) and lines
+// that are not JSON.
+func parseJSON(data []byte) (map[testKey]string, float64, string) {
+	out := map[testKey]string{}
+	var elapsed float64
+	var other strings.Builder
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		line := sc.Bytes()
+		var ev struct {
+			Action  string
+			Package string
+			Test    string
+			Elapsed float64
+			Output  string
+		}
+		if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &ev) != nil {
+			other.Write(line)
+			other.WriteByte('\n')
+			continue
+		}
+		switch ev.Action {
+		case "pass", "fail", "skip":
+			if ev.Test == "" {
+				elapsed += ev.Elapsed
+				if ev.Action == "fail" {
+					// A package that failed outside its tests (build
+					// failure, panic in TestMain, timeout) counts as a test.
+					out[testKey{ev.Package, "(package)"}] = ev.Action
+				}
+				continue
+			}
+			out[testKey{ev.Package, ev.Test}] = ev.Action
+		case "build-output":
+			other.WriteString(ev.Output)
+		}
+	}
+	return out, elapsed, other.String()
+}

@@ -1,0 +1,473 @@
+// Package instrument runs a package's tests with its code instrumented:
+// it loads the packages, rewrites their files into a temporary directory,
+// adds the runtime support package (culprit's rt) as a module replaced by a
+// directory, and runs go test with an -overlay file mapping the user's
+// files to the rewritten ones. The user's files are never modified.
+//
+// Rewriting edits text at byte offsets, as cmd/cover does: each
+// insertion is followed by a /*line*/ comment restoring the original file,
+// line and column, so compiler errors, panics and t.Log positions point at
+// the user's source. See rewrite.go for what is inserted where.
+package instrument
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/culprit-go/culprit/rt"
+	"github.com/culprit-go/culprit/trace"
+)
+
+// rtPath is the import path the runtime package has in the user's build.
+const rtPath = "culprit.invalid/rt"
+
+// Config says what to run.
+type Config struct {
+	Dir        string         // directory to run in; "" is the current directory
+	Packages   []string       // package patterns to test
+	Instrument []string       // extra patterns to instrument (the tested packages always are)
+	Events     trace.EventSet // what to record
+	TraceDir   string         // "" is .culprit at the module root
+	GoFlags    []string       // flags for go test, after the packages
+	Stdout     io.Writer
+	Stderr     io.Writer
+	Env        []string // nil is os.Environ()
+	KeepWork   bool     // keep the temporary directory (for debugging)
+}
+
+// Result describes a run.
+type Result struct {
+	ExitCode int      // go test's exit status
+	TraceDir string   // where the trace is
+	Sites    int      // sites instrumented
+	Files    int      // files rewritten
+	Notes    []string // functions and packages left as written, and why
+	MaxRSS   int64    // peak resident set of go test and its children, KiB (0: unknown)
+}
+
+// UsageError is an error in what the user asked for, found before running
+// anything.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usageErrorf(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
+}
+
+// refusedFlags cannot be combined with instrumentation: go test -cover
+// ignores -overlay replacements for the files it covers (go.dev/issue/73802).
+var refusedFlags = []string{"cover", "coverprofile", "coverpkg", "covermode"}
+
+// Run instruments the packages and runs their tests. The returned error
+// is about culprit's own work; the tests' outcome is in Result.ExitCode.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if cfg.Stdout == nil {
+		cfg.Stdout = os.Stdout
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = os.Stderr
+	}
+	if cfg.Events == 0 {
+		cfg.Events = trace.EventStmt
+	}
+	if len(cfg.Packages) == 0 {
+		cfg.Packages = []string{"."}
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		d, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("instrument: %w", err)
+		}
+		dir = d
+	}
+	for _, f := range cfg.GoFlags {
+		name := strings.TrimLeft(f, "-")
+		if i := strings.IndexByte(name, '='); i >= 0 {
+			name = name[:i]
+		}
+		if f == "--" || f == "-args" || f == "--args" {
+			break
+		}
+		for _, r := range refusedFlags {
+			if strings.HasPrefix(f, "-") && name == r {
+				return nil, usageErrorf("-%s cannot be combined with culprit test: go test ignores -overlay for covered files (go.dev/issue/73802); culprit's statement events record coverage per test", r)
+			}
+		}
+	}
+
+	env := cfg.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	tags := buildFlags(cfg.GoFlags)
+	load := &packages.Config{
+		Context: ctx,
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
+			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule,
+		Dir:        dir,
+		Env:        env,
+		Tests:      true,
+		BuildFlags: tags,
+	}
+	targets, err := packages.Load(load, cfg.Packages...)
+	if err != nil {
+		return nil, fmt.Errorf("load packages: %w", err)
+	}
+	if len(targets) == 0 {
+		return nil, usageErrorf("no packages match %s", strings.Join(cfg.Packages, " "))
+	}
+	for _, p := range targets {
+		for _, e := range p.Errors {
+			if strings.Contains(e.Msg, "matched no packages") || strings.Contains(e.Msg, "no Go files") || strings.Contains(e.Msg, "cannot find") || strings.Contains(e.Msg, "is not in std") {
+				return nil, usageErrorf("%s", e.Msg)
+			}
+		}
+	}
+	all := targets
+	if len(cfg.Instrument) > 0 {
+		more, err := packages.Load(load, cfg.Instrument...)
+		if err != nil {
+			return nil, fmt.Errorf("load packages: %w", err)
+		}
+		all = append(all, more...)
+	}
+
+	var mod *packages.Module
+	for _, p := range targets {
+		if p.Module != nil && p.Module.Main {
+			mod = p.Module
+			break
+		}
+	}
+	if mod == nil || mod.GoMod == "" {
+		return nil, usageErrorf("culprit test needs a module: no main module for %s", strings.Join(cfg.Packages, " "))
+	}
+	res := &Result{TraceDir: cfg.TraceDir}
+	if res.TraceDir == "" {
+		res.TraceDir = filepath.Join(mod.Dir, ".culprit")
+	} else if !filepath.IsAbs(res.TraceDir) {
+		res.TraceDir = filepath.Join(dir, res.TraceDir)
+	}
+	if err := prepareTraceDir(res.TraceDir, cfg.TraceDir == ""); err != nil {
+		return nil, err
+	}
+
+	work, err := os.MkdirTemp("", "culprit-test-")
+	if err != nil {
+		return nil, fmt.Errorf("instrument: %w", err)
+	}
+	if !cfg.KeepWork {
+		defer os.RemoveAll(work)
+	}
+	overlay := map[string]string{}
+	sites := &siteTable{}
+	done := map[string]bool{}
+	n := 0
+	// Test variants include the package's own files; rewrite them there
+	// (any variant would do: the rewriting of a file does not depend on it).
+	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+	for _, p := range all {
+		if strings.HasSuffix(p.ID, ".test") || p.Module == nil || !p.Module.Main {
+			continue
+		}
+		if len(p.Errors) > 0 || p.TypesInfo == nil {
+			// go test will report the errors itself, with the user's positions.
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: not instrumented: it does not compile", p.PkgPath))
+			continue
+		}
+		if usesCgo(p) {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: not instrumented: it uses cgo", p.PkgPath))
+			continue
+		}
+		for i, f := range p.Syntax {
+			if i >= len(p.CompiledGoFiles) {
+				break
+			}
+			path := p.CompiledGoFiles[i]
+			if done[path] || !strings.HasSuffix(path, ".go") {
+				continue
+			}
+			done[path] = true
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("instrument: %w", err)
+			}
+			tf := p.Fset.File(f.Pos())
+			if tf == nil || tf.Size() != len(src) {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: not instrumented: changed while loading", path))
+				continue
+			}
+			r := &fileRewriter{fset: p.Fset, info: p.TypesInfo, pkg: p.Types, file: f, tokFile: tf, src: src,
+				path: path, events: cfg.Events, isTest: strings.HasSuffix(path, "_test.go"), sites: sites}
+			out := r.rewrite()
+			res.Notes = append(res.Notes, r.notes...)
+			if out == nil {
+				continue
+			}
+			n++
+			dst := filepath.Join(work, "src", fmt.Sprintf("%d_%s", n, filepath.Base(path)))
+			if err := writeFile(dst, out); err != nil {
+				return nil, err
+			}
+			overlay[path] = dst
+		}
+	}
+	res.Files = n
+	res.Sites = len(sites.sites)
+
+	// A file in each tested package's directory names the package for the
+	// events file and adds a TestMain that writes the trace, when the
+	// package has tests and no TestMain of its own.
+	for _, p := range targets {
+		base := strings.TrimSuffix(p.PkgPath, "_test")
+		if p.ID != p.PkgPath+" ["+base+".test]" || p.Module == nil || !p.Module.Main {
+			continue
+		}
+		if strings.HasSuffix(p.Name, "_test") && hasVariant(targets, p) {
+			continue // the package's internal test variant carries the file
+		}
+		if len(p.CompiledGoFiles) == 0 {
+			continue
+		}
+		pdir := filepath.Dir(p.CompiledGoFiles[0])
+		dst := filepath.Join(pdir, "zz_culprit_main_test.go")
+		if _, ok := overlay[dst]; ok {
+			continue
+		}
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "package %s\n\nimport %s %q\n\n", p.Name, rtName, rtPath)
+		fmt.Fprintf(&b, "func init() { %s.Package(%q) }\n", rtName, strings.TrimSuffix(p.PkgPath, "_test"))
+		if !hasTestMain(targets, p) {
+			fmt.Fprintf(&b, "\nfunc TestMain(m *%s) { %s.Main(m) }\n", "testing.M", rtName)
+			b = *bytes.NewBuffer(bytes.Replace(b.Bytes(), []byte("import "), []byte("import \"testing\"\nimport "), 1))
+		}
+		gen := filepath.Join(work, "src", "main_"+fmt.Sprint(len(overlay))+"_test.go")
+		if err := writeFile(gen, b.Bytes()); err != nil {
+			return nil, err
+		}
+		overlay[dst] = gen
+	}
+
+	// The runtime package, as a module of its own replaced by a directory.
+	rtDir := filepath.Join(work, "rt")
+	if err := writeRT(rtDir, res.TraceDir, len(sites.sites)); err != nil {
+		return nil, err
+	}
+	gomod, err := os.ReadFile(mod.GoMod)
+	if err != nil {
+		return nil, fmt.Errorf("instrument: %w", err)
+	}
+	gomod = append(gomod, fmt.Sprintf("\nrequire %s v0.0.0\n\nreplace %s => %s\n", rtPath, rtPath, rtDir)...)
+	modCopy := filepath.Join(work, "go.mod")
+	if err := writeFile(modCopy, gomod); err != nil {
+		return nil, err
+	}
+	overlay[mod.GoMod] = modCopy
+	ov, err := json.Marshal(map[string]any{"Replace": overlay})
+	if err != nil {
+		return nil, fmt.Errorf("instrument: %w", err)
+	}
+	ovPath := filepath.Join(work, "overlay.json")
+	if err := writeFile(ovPath, ov); err != nil {
+		return nil, err
+	}
+
+	// The site table goes first, so that a run cut short leaves a readable
+	// trace.
+	var st bytes.Buffer
+	if err := trace.WriteSites(&st, &trace.Sites{Root: mod.Dir, Events: cfg.Events, Sites: sites.sites}); err != nil {
+		return nil, err
+	}
+	if err := writeFile(filepath.Join(res.TraceDir, trace.SitesFile), st.Bytes()); err != nil {
+		return nil, err
+	}
+
+	args := []string{"test", "-overlay", ovPath}
+	if !hasFlag(cfg.GoFlags, "count") {
+		// A cached result runs nothing and records nothing.
+		args = append(args, "-count=1")
+	}
+	args = append(args, cfg.Packages...)
+	args = append(args, cfg.GoFlags...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdout = cfg.Stdout
+	cmd.Stderr = cfg.Stderr
+	err = cmd.Run()
+	res.MaxRSS = maxRSS(cmd.ProcessState)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		res.ExitCode = exit.ExitCode()
+	default:
+		return nil, fmt.Errorf("run go test: %w", err)
+	}
+	return res, nil
+}
+
+// prepareTraceDir makes sure the trace can be written before anything
+// runs, and removes the events of a previous run.
+func prepareTraceDir(dir string, ignore bool) error {
+	_, statErr := os.Stat(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return &UsageError{fmt.Errorf("trace directory: %w", err)}
+	}
+	if ignore && errors.Is(statErr, fs.ErrNotExist) {
+		if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# Written by culprit test: traces are not sources.\n*\n"), 0o644); err != nil {
+			return &UsageError{fmt.Errorf("trace directory: %w", err)}
+		}
+	}
+	probe, err := os.CreateTemp(dir, ".probe-")
+	if err != nil {
+		return &UsageError{fmt.Errorf("trace directory not writable: %w", err)}
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	old, _ := filepath.Glob(filepath.Join(dir, trace.EventsPrefix+"*"))
+	for _, f := range old {
+		if err := os.Remove(f); err != nil {
+			return fmt.Errorf("trace directory: %w", err)
+		}
+	}
+	return nil
+}
+
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("instrument: %w", err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("instrument: %w", err)
+	}
+	return nil
+}
+
+// writeRT writes the runtime package's module, configured for this run.
+func writeRT(dir, traceDir string, nsites int) error {
+	entries, err := fs.ReadDir(rt.Source, ".")
+	if err != nil {
+		return fmt.Errorf("runtime source: %w", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == "source.go" || name == "config.go" || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		data, err := fs.ReadFile(rt.Source, name)
+		if err != nil {
+			return fmt.Errorf("runtime source: %w", err)
+		}
+		if err := writeFile(filepath.Join(dir, name), data); err != nil {
+			return err
+		}
+	}
+	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir        = %q\n\tnumSites uint32 = %d\n\tmodule          = \"test\"\n)\n", traceDir, nsites)
+	if err := writeFile(filepath.Join(dir, "config.go"), []byte(config)); err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(dir, "go.mod"), []byte("module "+rtPath+"\n\ngo 1.16\n"))
+}
+
+func usesCgo(p *packages.Package) bool {
+	for _, f := range p.Syntax {
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"C"` {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasVariant(pkgs []*packages.Package, xtest *packages.Package) bool {
+	want := strings.TrimSuffix(xtest.PkgPath, "_test") + " [" + strings.TrimSuffix(xtest.PkgPath, "_test") + ".test]"
+	for _, p := range pkgs {
+		if p.ID == want {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTestMain reports whether the test binary of p's package has a
+// TestMain in its internal or external test files.
+func hasTestMain(pkgs []*packages.Package, p *packages.Package) bool {
+	base := strings.TrimSuffix(p.PkgPath, "_test")
+	for _, q := range pkgs {
+		if !strings.HasSuffix(q.ID, "["+base+".test]") {
+			continue
+		}
+		for _, f := range q.Syntax {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "TestMain" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// buildFlags picks from go test flags those that change which files
+// packages have.
+func buildFlags(flags []string) []string {
+	var out []string
+	for i := 0; i < len(flags); i++ {
+		f := flags[i]
+		if f == "--" || f == "-args" || f == "--args" {
+			break
+		}
+		name := strings.TrimLeft(f, "-")
+		for _, b := range []string{"tags", "race", "msan", "asan", "mod", "modfile"} {
+			switch {
+			case name == b && (b == "race" || b == "msan" || b == "asan"):
+				out = append(out, f)
+			case name == b && i+1 < len(flags):
+				out = append(out, f, flags[i+1])
+				i++
+			case strings.HasPrefix(name, b+"="):
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+func hasFlag(flags []string, name string) bool {
+	for _, f := range flags {
+		if f == "--" || f == "-args" || f == "--args" {
+			return false
+		}
+		n := strings.TrimLeft(f, "-")
+		if n == name || strings.HasPrefix(n, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// siteTable collects sites in ID order.
+type siteTable struct{ sites []trace.Site }
+
+func (t *siteTable) add(s trace.Site) uint32 {
+	t.sites = append(t.sites, s)
+	return uint32(len(t.sites) - 1)
+}

@@ -1,0 +1,165 @@
+package instrument
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// outcomes runs go test -json output through a map test -> action.
+func outcomes(t *testing.T, out []byte) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var ev struct{ Action, Test string }
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Test == "" {
+			continue
+		}
+		switch ev.Action {
+		case "pass", "fail", "skip":
+			m[ev.Test] = ev.Action
+		}
+	}
+	return m
+}
+
+// TestConstructs runs the constructs fixture plain and instrumented with
+// every event kind: same outcomes, and a trace that says what ran.
+func TestConstructs(t *testing.T) {
+	dir, err := filepath.Abs("testdata/constructs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-json", ".")
+	cmd.Dir = dir
+	plain, _ := cmd.Output()
+	want := outcomes(t, plain)
+	if len(want) < 10 {
+		t.Fatalf("plain run: %d tests:\n%s", len(want), plain)
+	}
+
+	traceDir := t.TempDir()
+	var out bytes.Buffer
+	res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents,
+		TraceDir: traceDir, GoFlags: []string{"-json"}, Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 1 {
+		t.Errorf("exit code %d, want 1 (as plain)", res.ExitCode)
+	}
+	if got := outcomes(t, out.Bytes()); !reflect.DeepEqual(got, want) {
+		t.Errorf("outcomes differ:\ninstrumented %v\nplain        %v\n%s", got, want, out.Bytes())
+	}
+
+	tr, err := trace.Open(traceDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Processes) != 1 {
+		t.Fatalf("%d processes", len(tr.Processes))
+	}
+	p := tr.Processes[0]
+	tests := map[string]*trace.Test{}
+	for _, x := range p.Tests {
+		tests[x.Name] = x
+	}
+	// The failing subtest runs the faulty "return y" at mid.go:13:4; the
+	// passing ones do not.
+	buggy := -1
+	for id, s := range tr.Sites.Sites {
+		if s.Kind == trace.KindStmt && filepath.Base(s.File) == "mid.go" && s.Line == 13 && s.Col == 4 {
+			buggy = id
+		}
+	}
+	if buggy < 0 {
+		t.Fatal("no site at mid.go:13:4")
+	}
+	ran := func(name string) bool {
+		x := tests[name]
+		if x == nil {
+			t.Fatalf("no test %s in the trace", name)
+		}
+		for _, h := range x.Hits {
+			if h == buggy {
+				return true
+			}
+		}
+		return false
+	}
+	for name, wantRan := range map[string]bool{"TestMiddle/#05": true, "TestMiddle/#00": true, "TestMiddle/#01": false, "TestMiddle/#04": false} {
+		if ran(name) != wantRan {
+			t.Errorf("%s ran mid.go:13:4: %v, want %v", name, !wantRan, wantRan)
+		}
+	}
+	for name, wantOut := range map[string]trace.Outcome{
+		"TestMiddle": trace.OutcomeFail, "TestMiddle/#05": trace.OutcomeFail, "TestMiddle/#00": trace.OutcomePass,
+		"TestPar/a": trace.OutcomePass, "TestSkip": trace.OutcomeSkip, "ExampleMiddle": trace.OutcomeUnknown,
+	} {
+		if x := tests[name]; x == nil || x.Outcome != wantOut {
+			t.Errorf("%s: %v, want %v", name, x, wantOut)
+		}
+	}
+	// The parallel subtests' goroutines record Named under their test.
+	named := 0
+	for _, c := range p.Calls {
+		s := tr.Sites.Sites[c.Site]
+		if s.Func == "example.com/constructs.Named" && !c.Exit {
+			x := p.Test(c.Test)
+			if x == nil || (x.Name != "TestPar/a" && x.Name != "TestPar/b") {
+				t.Errorf("Named called under test %v", x)
+			}
+			named++
+		}
+	}
+	if named != 2 {
+		t.Errorf("Named entered %d times, want 2", named)
+	}
+	if p.Truncated || p.Exit != 1 {
+		t.Errorf("trace end: truncated %v exit %d", p.Truncated, p.Exit)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/constructs")
+	// A directory under a regular file cannot be made, even by root.
+	ro := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(ro, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		reason string
+		cfg    Config
+	}{
+		{"a pattern that matches nothing", Config{Packages: []string{"./nothing/..."}}},
+		{"a package that does not exist", Config{Packages: []string{"./nosuchdir"}}},
+		{"-cover", Config{GoFlags: []string{"-cover"}}},
+		{"-coverprofile=x", Config{GoFlags: []string{"-coverprofile=x"}}},
+		{"an unwritable trace directory", Config{TraceDir: filepath.Join(ro, "sub")}},
+	}
+	for _, tt := range tests {
+		tt.cfg.Dir = dir
+		if tt.cfg.TraceDir == "" {
+			tt.cfg.TraceDir = t.TempDir()
+		}
+		var out bytes.Buffer
+		tt.cfg.Stdout, tt.cfg.Stderr = &out, &out
+		_, err := Run(context.Background(), tt.cfg)
+		var ue *UsageError
+		if err == nil || !errorsAs(err, &ue) {
+			t.Errorf("%s: err = %v, want a usage error", tt.reason, err)
+		}
+		if out.Len() > 0 {
+			t.Errorf("%s: go test ran:\n%s", tt.reason, out.Bytes())
+		}
+	}
+}

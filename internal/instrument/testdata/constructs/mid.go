@@ -1,0 +1,51 @@
+package constructs
+
+import "os"
+
+type MyBool bool
+
+// Middle returns the middle of three.
+func Middle(x, y, z int) int {
+	if y < z {
+		if x < y {
+			return y
+		} else if x < z {
+			return y // bug
+		}
+	} else {
+		if x > y {
+			return y
+		} else if x > z {
+			return x
+		}
+	}
+	return z
+}
+
+func Named(a int) (r int, err error) {
+	var m MyBool = a > 1 && a < 10
+	if m {
+		r = 1
+	}
+L:
+	for i := 0; i < 3; i++ {
+		switch {
+		case i == 1:
+			continue L
+		case i == 2:
+			fallthrough
+		default:
+			r++
+		}
+	}
+	return
+}
+
+func Quit() { os.Exit(3) }
+
+func Gen[T ~int](xs []T) (s T) {
+	for _, x := range xs {
+		s += x
+	}
+	return
+}

@@ -1,0 +1,9 @@
+package rt
+
+// The instrumenter replaces this file in the copy of rt it injects into
+// the user's build; these defaults record nothing.
+var (
+	traceDir        = ""   // directory the events file goes to; "" records nothing
+	numSites uint32 = 0    // sites in the site table
+	module          = "rt" // used in the events file name until Package is called
+)

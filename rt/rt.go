@@ -1,0 +1,301 @@
+// Package rt is culprit's runtime support: culprit test compiles it into
+// the program under test and the instrumented code calls it. It imports
+// only the standard library, and as little of it as it can: nothing it
+// imports can be instrumented.
+//
+// Statement and branch events are bits in a per-test bitset, set at the
+// cost of a load and, the first time, an atomic or. Function entries and
+// exits go to one buffered stream. Everything is written, in the format
+// the trace package specifies, to one events file per process: when a test
+// ends (its spectrum), when the buffer fills, and at exit, including after
+// a test panics, before a test timeout fires and in os.Exit calls the
+// instrumenter redirected here.
+//
+// The names below are called from generated code; they are not an API.
+package rt
+
+import (
+	"os"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// TB is what rt needs of *testing.T, *testing.B and *testing.F.
+type TB interface {
+	Name() string
+	Failed() bool
+	Skipped() bool
+	Cleanup(func())
+}
+
+// T is one test's recording state; instrumented functions look it up once
+// at entry (Cur) and mark sites through it.
+type T struct {
+	id     uint32
+	name   string
+	tb     TB
+	lbl    unsafe.Pointer
+	bits   []uint32
+	ended  atomic.Bool
+	panics atomic.Bool
+}
+
+// Test kinds and outcomes, as trace defines them.
+const (
+	kindTest    = 0
+	kindExample = 3
+
+	outRunning = 0
+	outPass    = 1
+	outFail    = 2
+	outSkip    = 3
+	outPanic   = 4
+	outUnknown = 5
+)
+
+var (
+	root    = &T{}       // test 0: code no test runs
+	active  atomic.Value // []*T, copied on write
+	byLabel sync.Map     // label pointer -> *T, for tests no longer active
+	byTB    sync.Map     // TB -> *T
+	nextID  atomic.Uint32
+)
+
+func init() {
+	root.bits = make([]uint32, (numSites+31)/32)
+	active.Store([]*T(nil))
+}
+
+// Cur returns the recording state of the test the running goroutine
+// belongs to.
+func Cur() *T {
+	p := getProfLabel()
+	if p == nil {
+		return root
+	}
+	for _, t := range active.Load().([]*T) {
+		if t.lbl == p {
+			return t
+		}
+	}
+	if t, ok := byLabel.Load(p); ok {
+		return t.(*T)
+	}
+	return root
+}
+
+// S records that statement (or branch outcome) id executed.
+func (t *T) S(id uint32) {
+	w := &t.bits[id>>5]
+	if m := uint32(1) << (id & 31); atomic.LoadUint32(w)&m == 0 {
+		atomic.OrUint32(w, m)
+	}
+}
+
+// B records the outcome of the two-way decision whose true site is id
+// (false is id+1) and returns c.
+func (t *T) B(c bool, id uint32) bool {
+	if c {
+		t.S(id)
+	} else {
+		t.S(id + 1)
+	}
+	return c
+}
+
+// SB records statement s, then decision id as B does; it instruments an
+// "else if", where no statement can be inserted.
+func (t *T) SB(s uint32, c bool, id uint32) bool {
+	t.S(s)
+	return t.B(c, id)
+}
+
+// SC records statement s and returns c; it instruments an "else if"
+// when branch events are off.
+func (t *T) SC(s uint32, c bool) bool {
+	t.S(s)
+	return c
+}
+
+// Test registers the test tb on the running goroutine, unless the
+// goroutine already runs it or tb is already running (a helper taking t,
+// a subtest calling a helper with its parent's t). It returns the state to
+// pass to End, nil when it registered nothing.
+func Test(tb TB) *T {
+	if traceDir == "" {
+		return nil
+	}
+	if _, ok := byTB.Load(tb); ok {
+		return nil
+	}
+	cur := Cur()
+	t := start(tb.Name(), kindTest, cur)
+	t.tb = tb
+	byTB.Store(tb, t)
+	tb.Cleanup(func() { t.finish() })
+	return t
+}
+
+// Example registers the example name on the running goroutine.
+func Example(name string) *T {
+	if traceDir == "" {
+		return nil
+	}
+	return start(name, kindExample, Cur())
+}
+
+func start(name string, kind uint8, parent *T) *T {
+	startTimeout()
+	t := &T{id: nextID.Add(1), name: name, bits: make([]uint32, (numSites+31)/32)}
+	t.lbl = setTestLabel(name)
+	byLabel.Store(t.lbl, t)
+	mu.Lock()
+	old := active.Load().([]*T)
+	next := make([]*T, len(old), len(old)+1)
+	copy(next, old)
+	next = append(next, t)
+	active.Store(next)
+	w.byte('T')
+	w.uv(uint64(t.id))
+	w.uv(uint64(parent.id))
+	w.uv(uint64(kind))
+	w.str(name)
+	mu.Unlock()
+	return t
+}
+
+// End runs deferred at the top of a test function registered by Test or
+// Example. A test whose own goroutine panics ends here, and the trace is
+// flushed: the testing package will crash the process.
+func End(t *T) {
+	if t == nil {
+		return
+	}
+	if panicking() {
+		t.panics.Store(true)
+		mu.Lock()
+		t.endLocked(outPanic)
+		snapshotLocked()
+		w.flush()
+		mu.Unlock()
+		return
+	}
+	if t.tb == nil { // an example
+		mu.Lock()
+		t.endLocked(outUnknown)
+		mu.Unlock()
+		clearLabel()
+	}
+}
+
+// finish records a test's outcome after it and its subtests are done.
+func (t *T) finish() {
+	out := outPass
+	switch {
+	case t.panics.Load():
+		out = outPanic
+	case t.tb.Skipped():
+		out = outSkip
+	case t.tb.Failed():
+		out = outFail
+	}
+	mu.Lock()
+	t.endLocked(uint64(out))
+	mu.Unlock()
+	byTB.Delete(t.tb)
+}
+
+// endLocked writes t's end record with its spectrum and retires it.
+func (t *T) endLocked(out uint64) {
+	if t.ended.Swap(true) {
+		return
+	}
+	t.writeHitsLocked(out)
+	old := active.Load().([]*T)
+	next := make([]*T, 0, len(old))
+	for _, a := range old {
+		if a != t {
+			next = append(next, a)
+		}
+	}
+	active.Store(next)
+	w.maybeFlush()
+}
+
+func (t *T) writeHitsLocked(out uint64) {
+	n := 0
+	for i := range t.bits {
+		n += popcount(atomic.LoadUint32(&t.bits[i]))
+	}
+	w.byte('O')
+	w.uv(uint64(t.id))
+	w.uv(out)
+	w.uv(uint64(n))
+	prev := uint64(0)
+	for i := range t.bits {
+		b := atomic.LoadUint32(&t.bits[i])
+		for j := 0; b != 0; j++ {
+			if b&1 != 0 {
+				id := uint64(i*32 + j)
+				w.uv(id - prev)
+				prev = id
+			}
+			b >>= 1
+		}
+	}
+}
+
+func popcount(x uint32) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+// snapshotLocked writes what the tests still running have recorded, with
+// outcome running, and what code outside tests recorded.
+func snapshotLocked() {
+	for _, t := range active.Load().([]*T) {
+		if !t.ended.Load() {
+			t.writeHitsLocked(outRunning)
+		}
+	}
+	root.writeHitsLocked(outRunning)
+}
+
+// Main runs the tests (m is a *testing.M), writes the trace and exits: it
+// is the TestMain culprit adds to packages that have none.
+func Main(m interface{ Run() int }) {
+	code := m.Run()
+	Exit(code)
+}
+
+// Close writes the trace; it runs deferred at the top of a user's TestMain.
+func Close() { closeTrace(-1) }
+
+// Exit writes the trace and exits; the instrumenter redirects os.Exit here.
+func Exit(code int) {
+	closeTrace(int64(code))
+	os.Exit(code)
+}
+
+func closeTrace(code int64) {
+	if traceDir == "" {
+		return
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	snapshotLocked()
+	w.byte('Z')
+	w.sv(code)
+	w.flush()
+}
+
+// Package names the package under test, for the events file name.
+func Package(path string) {
+	mu.Lock()
+	module = path
+	mu.Unlock()
+}

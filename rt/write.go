@@ -1,0 +1,316 @@
+package rt
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// mu guards the writer, the goroutine and type tables and test
+// registration.
+var mu sync.Mutex
+
+var w writer
+
+// writer buffers one events file.
+type writer struct {
+	buf    []byte
+	vals   *writer // scratch for values, so type records go before the call
+	f      *os.File
+	failed bool
+	goids  map[uintptr]uint64
+	types  map[reflect.Type]uint64
+}
+
+const flushAt = 1 << 20
+
+func (w *writer) byte(b byte) { w.buf = append(w.buf, b) }
+
+func (w *writer) uv(v uint64) {
+	for v >= 0x80 {
+		w.buf = append(w.buf, byte(v)|0x80)
+		v >>= 7
+	}
+	w.buf = append(w.buf, byte(v))
+}
+
+func (w *writer) sv(v int64) { w.uv(uint64(v<<1) ^ uint64(v>>63)) }
+
+func (w *writer) str(s string) {
+	w.uv(uint64(len(s)))
+	w.buf = append(w.buf, s...)
+}
+
+func (w *writer) maybeFlush() {
+	if len(w.buf) >= flushAt {
+		w.flush()
+	}
+}
+
+// flush writes the buffer, opening the file with its header first. A
+// file that cannot be written is reported once on standard error, the
+// events are dropped and the tests go on.
+func (w *writer) flush() {
+	if traceDir == "" || w.failed {
+		w.buf = w.buf[:0]
+		return
+	}
+	if w.f == nil {
+		name := strings.NewReplacer("/", "_", "\\", "_", ":", "_").Replace(module)
+		path := filepath.Join(traceDir, "events-"+name+"-"+strconv.Itoa(os.Getpid()))
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			w.failed = true
+			os.Stderr.WriteString("culprit: cannot write trace: " + err.Error() + "\n")
+			return
+		}
+		w.f = f
+		var h writer
+		h.buf = append(h.buf, "CPEVENTS"...)
+		h.uv(1)
+		h.str(module)
+		h.uv(uint64(os.Getpid()))
+		h.uv(uint64(numSites))
+		h.sv(startTime)
+		w.buf = append(h.buf, w.buf...)
+	}
+	if _, err := w.f.Write(w.buf); err != nil {
+		w.failed = true
+		os.Stderr.WriteString("culprit: cannot write trace: " + err.Error() + "\n")
+	}
+	w.buf = w.buf[:0]
+}
+
+var startTime = time.Now().UnixNano()
+
+// goroutine returns a small number for the running goroutine.
+func (w *writer) goroutine() uint64 {
+	g := getg()
+	if w.goids == nil {
+		w.goids = map[uintptr]uint64{}
+	}
+	id, ok := w.goids[g]
+	if !ok {
+		id = uint64(len(w.goids) + 1)
+		w.goids[g] = id
+	}
+	return id
+}
+
+// typ returns the ID of t, writing its type record first if it is new.
+func typ(t reflect.Type) uint64 {
+	if w.types == nil {
+		w.types = map[reflect.Type]uint64{}
+	}
+	id, ok := w.types[t]
+	if !ok {
+		id = uint64(len(w.types) + 1)
+		w.types[t] = id
+		w.byte('Y')
+		w.uv(id)
+		w.str(t.String())
+	}
+	return id
+}
+
+// value encodes v without calling interface{} of its methods.
+func (w *writer) value(v interface{}) {
+	switch x := v.(type) {
+	case nil:
+		w.byte(1)
+	case bool:
+		if x {
+			w.byte(3)
+		} else {
+			w.byte(2)
+		}
+	case int:
+		w.byte(4)
+		w.sv(int64(x))
+	case int64:
+		w.byte(4)
+		w.sv(x)
+	case uint8:
+		w.byte(5)
+		w.uv(uint64(x))
+	case string:
+		w.strValue(x)
+	case float64:
+		w.float(x)
+	default:
+		w.reflectValue(reflect.ValueOf(v))
+	}
+}
+
+func (w *writer) strValue(s string) {
+	w.byte(7)
+	w.uv(uint64(len(s)))
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	w.str(s)
+}
+
+func (w *writer) float(f float64) {
+	w.byte(6)
+	b := math.Float64bits(f)
+	for i := 0; i < 8; i++ {
+		w.buf = append(w.buf, byte(b>>(8*i)))
+	}
+}
+
+func (w *writer) reflectValue(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			w.byte(3)
+		} else {
+			w.byte(2)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		w.byte(4)
+		w.sv(v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		w.byte(5)
+		w.uv(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		w.float(v.Float())
+	case reflect.String:
+		w.strValue(v.String())
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Chan, reflect.Func, reflect.UnsafePointer, reflect.Interface:
+		if v.IsNil() {
+			w.byte(1)
+			return
+		}
+		id := typ(v.Type())
+		w.byte(8)
+		w.uv(id)
+		switch v.Kind() {
+		case reflect.Map, reflect.Slice, reflect.Chan:
+			w.uv(uint64(v.Len()))
+		default:
+			w.uv(0)
+		}
+	case reflect.Invalid:
+		w.byte(0)
+	default:
+		id := typ(v.Type())
+		w.byte(9)
+		w.uv(id)
+	}
+}
+
+// Enter records the entry of function site with its receiver and
+// parameter values, and returns the caller's test state.
+func Enter(site uint32, vals ...interface{}) *T {
+	t := Cur()
+	t.call('E', site, vals)
+	return t
+}
+
+// Exit records the exit of function site with its result values; it runs
+// deferred.
+func (t *T) Exit(site uint32, vals ...interface{}) { t.call('X', site, vals) }
+
+func (t *T) call(tag byte, site uint32, vals []interface{}) {
+	mu.Lock()
+	if w.vals == nil {
+		w.vals = new(writer)
+	}
+	v := w.vals
+	v.buf = v.buf[:0]
+	for _, x := range vals {
+		v.value(x)
+	}
+	w.byte(tag)
+	w.uv(uint64(t.id))
+	w.uv(w.goroutine())
+	w.uv(uint64(site))
+	w.uv(uint64(len(vals)))
+	w.buf = append(w.buf, v.buf...)
+	w.maybeFlush()
+	mu.Unlock()
+}
+
+// panicking reports whether the caller runs deferred by a panic.
+func panicking() bool {
+	var pcs [64]uintptr
+	n := runtime.Callers(3, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		switch f.Function {
+		case "runtime.gopanic":
+			return true
+		case "runtime.Goexit", "testing.tRunner":
+			return false
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+var timeoutOnce sync.Once
+
+// startTimeout arranges a snapshot of the trace shortly before the test
+// binary's -test.timeout alarm crashes the process. The alarm starts when
+// testing.M.Run starts; the first test starts a little later, so the
+// margin covers the difference.
+func startTimeout() {
+	timeoutOnce.Do(func() {
+		f := flag.Lookup("test.timeout")
+		if f == nil {
+			return
+		}
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		d, _ := g.Get().(time.Duration)
+		if d <= 0 {
+			return
+		}
+		margin := d / 50
+		if margin < 200*time.Millisecond {
+			margin = 200 * time.Millisecond
+		}
+		if d <= margin {
+			return
+		}
+		time.AfterFunc(d-margin, func() {
+			mu.Lock()
+			snapshotLocked()
+			w.flush()
+			mu.Unlock()
+		})
+	})
+}
+
+// Fatal replaces log.Fatal in instrumented code: it writes the trace
+// before exiting.
+func Fatal(v ...interface{}) {
+	log.Output(2, fmt.Sprint(v...))
+	Exit(1)
+}
+
+// Fatalf replaces log.Fatalf.
+func Fatalf(format string, v ...interface{}) {
+	log.Output(2, fmt.Sprintf(format, v...))
+	Exit(1)
+}
+
+// Fatalln replaces log.Fatalln.
+func Fatalln(v ...interface{}) {
+	log.Output(2, fmt.Sprintln(v...))
+	Exit(1)
+}

@@ -1,0 +1,435 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Trace is a whole trace directory: the site table and every process.
+type Trace struct {
+	Sites     Sites
+	Processes []*Process
+}
+
+// Process is what one test binary recorded.
+type Process struct {
+	File      string // the events file, when read by Open
+	Package   string // import path of the package under test
+	PID       int
+	NumSites  int
+	Start     int64 // Unix nanoseconds
+	Tests     []*Test
+	Calls     []Call // function entries and exits in order, unless read with a callback
+	Exit      int    // exit status, -1 when not known
+	Truncated bool   // the file ended without an end record
+}
+
+// Test returns the test with the given ID, or nil.
+func (p *Process) Test(id int) *Test {
+	if id >= 1 && id <= len(p.Tests) && p.Tests[id-1].ID == id {
+		return p.Tests[id-1]
+	}
+	for _, t := range p.Tests {
+		if t.ID == id {
+			return t
+		}
+	}
+	return nil
+}
+
+// FullName returns the test's name; subtests carry their parents' names
+// already, as testing reports them ("TestX/sub").
+func (t *Test) String() string { return t.Name + " " + t.Outcome.String() }
+
+// Open reads a trace directory, collecting all calls in memory.
+func Open(dir string) (*Trace, error) {
+	f, err := os.Open(filepath.Join(dir, SitesFile))
+	if err != nil {
+		return nil, fmt.Errorf("open trace: %w", err)
+	}
+	sites, err := ReadSites(bufio.NewReader(f))
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("open trace %s: %w", dir, err)
+	}
+	tr := &Trace{Sites: *sites}
+	names, err := filepath.Glob(filepath.Join(dir, EventsPrefix+"*"))
+	if err != nil {
+		return nil, fmt.Errorf("open trace: %w", err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("open trace: %w", err)
+		}
+		p, err := ReadEvents(bufio.NewReaderSize(f, 1<<16), nil)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		p.File = name
+		tr.Processes = append(tr.Processes, p)
+	}
+	return tr, nil
+}
+
+// byteReader is what the decoders read from.
+type byteReader interface {
+	io.Reader
+	io.ByteReader
+}
+
+type decoder struct {
+	r   byteReader
+	err error
+}
+
+func (d *decoder) uv() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, err := binary.ReadUvarint(d.r)
+	if err != nil {
+		d.err = err
+	}
+	return v
+}
+
+func (d *decoder) sv() int64 {
+	u := d.uv()
+	return int64(u>>1) ^ -int64(u&1)
+}
+
+func (d *decoder) byte() byte {
+	if d.err != nil {
+		return 0
+	}
+	b, err := d.r.ReadByte()
+	if err != nil {
+		d.err = err
+	}
+	return b
+}
+
+func (d *decoder) str() string {
+	n := d.uv()
+	if d.err != nil {
+		return ""
+	}
+	if n > 1<<30 {
+		d.err = fmt.Errorf("string of %d bytes: corrupt file", n)
+		return ""
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(d.r, buf); err != nil {
+		d.err = err
+	}
+	return string(buf)
+}
+
+func (d *decoder) magic(want string) error {
+	buf := make([]byte, len(want))
+	if _, err := io.ReadFull(d.r, buf); err != nil {
+		return fmt.Errorf("read magic: %w", err)
+	}
+	if string(buf) != want {
+		return fmt.Errorf("bad magic %q, want %q", buf, want)
+	}
+	if v := d.uv(); d.err == nil && v != Version {
+		return fmt.Errorf("format version %d, this reader knows %d", v, Version)
+	}
+	return d.err
+}
+
+// ReadSites decodes a site table.
+func ReadSites(r io.Reader) (*Sites, error) {
+	br, ok := r.(byteReader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	d := &decoder{r: br}
+	if err := d.magic(SitesMagic); err != nil {
+		return nil, fmt.Errorf("site table: %w", err)
+	}
+	n := d.uv()
+	if n > 1<<28 {
+		return nil, fmt.Errorf("site table: %d strings: corrupt file", n)
+	}
+	strs := make([]string, n)
+	for i := range strs {
+		strs[i] = d.str()
+	}
+	s := func() string {
+		i := d.uv()
+		if i >= uint64(len(strs)) {
+			if d.err == nil {
+				d.err = fmt.Errorf("string index %d out of range", i)
+			}
+			return ""
+		}
+		return strs[i]
+	}
+	t := &Sites{Root: s(), Events: EventSet(d.uv())}
+	n = d.uv()
+	if n > 1<<28 {
+		return nil, fmt.Errorf("site table: %d sites: corrupt file", n)
+	}
+	t.Sites = make([]Site, 0, n)
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		var st Site
+		st.Kind = Kind(d.uv())
+		st.File = s()
+		st.Line = int(d.uv())
+		st.Col = int(d.uv())
+		st.EndLine = int(d.uv())
+		st.EndCol = int(d.uv())
+		st.Func = s()
+		st.Info = s()
+		t.Sites = append(t.Sites, st)
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("site table: %w", d.err)
+	}
+	return t, nil
+}
+
+// WriteSites encodes a site table.
+func WriteSites(w io.Writer, t *Sites) error {
+	strs := []string{""}
+	index := map[string]uint64{"": 0}
+	intern := func(s string) uint64 {
+		i, ok := index[s]
+		if !ok {
+			i = uint64(len(strs))
+			index[s] = i
+			strs = append(strs, s)
+		}
+		return i
+	}
+	var body bytes.Buffer
+	put := func(v uint64) { body.Write(binary.AppendUvarint(nil, v)) }
+	put(intern(t.Root))
+	put(uint64(t.Events))
+	put(uint64(len(t.Sites)))
+	for _, s := range t.Sites {
+		put(uint64(s.Kind))
+		put(intern(s.File))
+		put(uint64(s.Line))
+		put(uint64(s.Col))
+		put(uint64(s.EndLine))
+		put(uint64(s.EndCol))
+		put(intern(s.Func))
+		put(intern(s.Info))
+	}
+	var head []byte
+	head = append(head, SitesMagic...)
+	head = binary.AppendUvarint(head, Version)
+	head = binary.AppendUvarint(head, uint64(len(strs)))
+	for _, s := range strs {
+		head = binary.AppendUvarint(head, uint64(len(s)))
+		head = append(head, s...)
+	}
+	if _, err := w.Write(head); err != nil {
+		return fmt.Errorf("write site table: %w", err)
+	}
+	if _, err := w.Write(body.Bytes()); err != nil {
+		return fmt.Errorf("write site table: %w", err)
+	}
+	return nil
+}
+
+// ReadEvents decodes one events file. When onCall is not nil it receives
+// each function entry and exit in order and Process.Calls stays empty, so
+// long traces need not fit in memory. A file cut short is not an error:
+// the process holds what was read and Truncated is set.
+func ReadEvents(r io.Reader, onCall func(Call) error) (*Process, error) {
+	br, ok := r.(byteReader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	d := &decoder{r: br}
+	if err := d.magic(EventsMagic); err != nil {
+		return nil, fmt.Errorf("events: %w", err)
+	}
+	p := &Process{Exit: -1}
+	p.Package = d.str()
+	p.PID = int(d.uv())
+	p.NumSites = int(d.uv())
+	p.Start = d.sv()
+	if d.err != nil {
+		return nil, fmt.Errorf("events header: %w", d.err)
+	}
+	types := map[uint64]string{}
+	tests := map[int]*Test{}
+	for {
+		tag, err := br.ReadByte()
+		if err == io.EOF {
+			p.Truncated = true
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("events: %w", err)
+		}
+		switch tag {
+		case TagTestStart:
+			t := &Test{ID: int(d.uv()), Parent: int(d.uv()), Kind: TestKind(d.uv())}
+			t.Name = d.str()
+			if d.err == nil {
+				tests[t.ID] = t
+				p.Tests = append(p.Tests, t)
+			}
+		case TagTestEnd:
+			id := int(d.uv())
+			out := Outcome(d.uv())
+			n := d.uv()
+			if n > uint64(p.NumSites) {
+				return nil, fmt.Errorf("events: test %d has %d hits for %d sites", id, n, p.NumSites)
+			}
+			hits := make([]int, 0, n)
+			prev := 0
+			for i := uint64(0); i < n && d.err == nil; i++ {
+				prev += int(d.uv())
+				hits = append(hits, prev)
+			}
+			if d.err != nil {
+				break
+			}
+			t := tests[id]
+			if t == nil {
+				t = &Test{ID: id}
+				tests[id] = t
+				p.Tests = append(p.Tests, t)
+			}
+			// A test ended twice (running, then its real end) keeps the
+			// later outcome and the union of the hits.
+			t.Outcome, t.Ended = out, true
+			t.Hits = union(t.Hits, hits)
+		case TagType:
+			id := d.uv()
+			types[id] = d.str()
+		case TagEnter, TagExit:
+			c := Call{Exit: tag == TagExit, Test: int(d.uv()), Goroutine: int(d.uv()), Site: int(d.uv())}
+			n := d.uv()
+			if n > 1<<16 {
+				return nil, fmt.Errorf("events: call with %d values: corrupt file", n)
+			}
+			for i := uint64(0); i < n && d.err == nil; i++ {
+				c.Values = append(c.Values, d.value(types))
+			}
+			if d.err != nil {
+				break
+			}
+			if onCall != nil {
+				if err := onCall(c); err != nil {
+					return nil, err
+				}
+			} else {
+				p.Calls = append(p.Calls, c)
+			}
+		case TagEnd:
+			p.Exit = int(d.sv())
+			if d.err != nil {
+				break
+			}
+			// Records after an end record come from goroutines that
+			// outlived a final flush; keep reading them.
+			continue
+		default:
+			return nil, fmt.Errorf("events: unknown record tag %q", tag)
+		}
+		if d.err != nil {
+			if errors.Is(d.err, io.EOF) || errors.Is(d.err, io.ErrUnexpectedEOF) {
+				p.Truncated = true
+				break
+			}
+			return nil, fmt.Errorf("events: %w", d.err)
+		}
+	}
+	if p.Exit != -1 && p.Truncated {
+		// An end record followed by nothing is a clean end.
+		p.Truncated = false
+	}
+	return p, nil
+}
+
+func (d *decoder) value(types map[uint64]string) Value {
+	v := Value{Tag: d.byte()}
+	switch v.Tag {
+	case ValUnknown, ValNil, ValFalse, ValTrue:
+	case ValInt:
+		v.Int = d.sv()
+	case ValUint:
+		v.Uint = d.uv()
+	case ValFloat:
+		var b [8]byte
+		if d.err == nil {
+			_, d.err = io.ReadFull(d.r, b[:])
+		}
+		v.Float = math.Float64frombits(binary.LittleEndian.Uint64(b[:]))
+	case ValString:
+		v.Len = int(d.uv())
+		v.Str = d.str()
+	case ValRef:
+		v.Type = types[d.uv()]
+		v.Uint = d.uv()
+	case ValOther:
+		v.Type = types[d.uv()]
+	default:
+		if d.err == nil {
+			d.err = fmt.Errorf("unknown value tag %d", v.Tag)
+		}
+	}
+	return v
+}
+
+func union(a, b []int) []int {
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]int, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i] < b[j]):
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+// Summary describes a trace in a few lines, for people.
+func (t *Trace) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d sites (%s), %d processes\n", len(t.Sites.Sites), t.Sites.Events, len(t.Processes))
+	for _, p := range t.Processes {
+		counts := map[Outcome]int{}
+		for _, x := range p.Tests {
+			counts[x.Outcome]++
+		}
+		fmt.Fprintf(&b, "%s: %d tests (%d pass, %d fail, %d skip, %d panic, %d running), %d calls",
+			p.Package, len(p.Tests), counts[OutcomePass], counts[OutcomeFail], counts[OutcomeSkip], counts[OutcomePanic], counts[OutcomeRunning], len(p.Calls))
+		if p.Truncated {
+			b.WriteString(", truncated")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

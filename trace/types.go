@@ -1,0 +1,204 @@
+package trace
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind says what a site is.
+type Kind uint8
+
+// Site kinds. The numbers are part of the format.
+const (
+	KindStmt   Kind = 1 // a statement: Info is empty
+	KindBranch Kind = 2 // one outcome of a decision: Info names it ("if true", "case 2", "&& rhs true"...)
+	KindFunc   Kind = 3 // a function: Info is "name(params) (results)" with the recorded value names
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindStmt:
+		return "stmt"
+	case KindBranch:
+		return "branch"
+	case KindFunc:
+		return "func"
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// EventSet is a set of event kinds a run records, one bit each.
+type EventSet uint32
+
+// Event kinds, selectable with culprit test -events.
+const (
+	EventStmt   EventSet = 1 << iota // statements executed, per test
+	EventBranch                      // branch outcomes, per test
+	EventFunc                        // function entry and exit with values
+)
+
+// AllEvents holds every event kind the runtime can record.
+const AllEvents = EventStmt | EventBranch | EventFunc
+
+var eventNames = []struct {
+	name string
+	set  EventSet
+}{
+	{"stmt", EventStmt},
+	{"branch", EventBranch},
+	{"func", EventFunc},
+}
+
+// ParseEvents parses a comma-separated list of event kind names, or "all".
+func ParseEvents(s string) (EventSet, error) {
+	if s == "all" {
+		return AllEvents, nil
+	}
+	var set EventSet
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		found := false
+		for _, e := range eventNames {
+			if e.name == f {
+				set |= e.set
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown event kind %q (want all or a list of %s)", f, EventSet(AllEvents))
+		}
+	}
+	return set, nil
+}
+
+func (s EventSet) String() string {
+	var names []string
+	for _, e := range eventNames {
+		if s&e.set != 0 {
+			names = append(names, e.name)
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// Site is one instrumented place in the user's source.
+type Site struct {
+	Kind    Kind
+	File    string // absolute path of the original file
+	Line    int    // 1-based
+	Col     int    // 1-based, in bytes
+	EndLine int
+	EndCol  int
+	Func    string // enclosing function, as pkgpath.Name or pkgpath.Type.Method; "" at package level
+	Info    string // kind-specific detail, see Kind
+}
+
+// Pos returns "file:line:col".
+func (s Site) Pos() string { return fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col) }
+
+// Sites is a site table: the index of a site is its ID.
+type Sites struct {
+	Root   string   // module root directory the files are under
+	Events EventSet // the event kinds the run recorded
+	Sites  []Site
+}
+
+// Outcome is how a test ended.
+type Outcome uint8
+
+// Test outcomes. The numbers are part of the format.
+const (
+	OutcomeRunning Outcome = 0 // still running when the trace was written (the process died)
+	OutcomePass    Outcome = 1
+	OutcomeFail    Outcome = 2
+	OutcomeSkip    Outcome = 3
+	OutcomePanic   Outcome = 4 // the test's own goroutine panicked
+	OutcomeUnknown Outcome = 5 // examples: testing decides after the function returns
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case OutcomeRunning:
+		return "running"
+	case OutcomePass:
+		return "pass"
+	case OutcomeFail:
+		return "fail"
+	case OutcomeSkip:
+		return "skip"
+	case OutcomePanic:
+		return "panic"
+	case OutcomeUnknown:
+		return "unknown"
+	}
+	return fmt.Sprintf("outcome(%d)", uint8(o))
+}
+
+// TestKind says what sort of test function a test is.
+type TestKind uint8
+
+// Test kinds. The numbers are part of the format.
+const (
+	TestFunc      TestKind = 0 // TestXxx and its subtests, fuzz seeds (FuzzXxx/seed#0)
+	TestBenchmark TestKind = 1
+	TestFuzz      TestKind = 2 // the FuzzXxx function itself
+	TestExample   TestKind = 3
+)
+
+// Value is one recorded value.
+type Value struct {
+	Tag   uint8  // one of the Val constants
+	Int   int64  // ValInt
+	Uint  uint64 // ValUint; ValRef: length of a slice or map, 0 otherwise
+	Float float64
+	Str   string // ValString: the first MaxString bytes
+	Len   int    // ValString: the full length
+	Type  string // ValRef, ValOther: the Go type
+}
+
+func (v Value) String() string {
+	switch v.Tag {
+	case ValNil:
+		return "nil"
+	case ValFalse:
+		return "false"
+	case ValTrue:
+		return "true"
+	case ValInt:
+		return fmt.Sprint(v.Int)
+	case ValUint:
+		return fmt.Sprint(v.Uint)
+	case ValFloat:
+		return fmt.Sprint(v.Float)
+	case ValString:
+		if v.Len > len(v.Str) {
+			return fmt.Sprintf("%q...(%d bytes)", v.Str, v.Len)
+		}
+		return fmt.Sprintf("%q", v.Str)
+	case ValRef:
+		return fmt.Sprintf("%s(len %d)", v.Type, v.Uint)
+	case ValOther:
+		return v.Type + "{...}"
+	}
+	return "?"
+}
+
+// Test is one test, subtest, benchmark, example or fuzz seed of a process.
+type Test struct {
+	ID      int
+	Parent  int // 0 when top-level
+	Name    string
+	Kind    TestKind
+	Outcome Outcome
+	Ended   bool  // an end record was seen
+	Hits    []int // statement and branch-outcome sites executed, ascending
+}
+
+// Call is a function entry or exit.
+type Call struct {
+	Exit      bool
+	Test      int
+	Goroutine int
+	Site      int
+	Values    []Value
+}
