@@ -189,6 +189,19 @@ func End(t *T) {
 	}
 }
 
+// GoEnd runs deferred at the top of a function literal started by a go
+// statement: when the goroutine panics, the process is about to die, and
+// the trace is flushed first.
+func GoEnd() {
+	if traceDir == "" || !panicking() {
+		return
+	}
+	mu.Lock()
+	snapshotLocked()
+	w.flush()
+	mu.Unlock()
+}
+
 // finish records a test's outcome after it and its subtests are done.
 func (t *T) finish() {
 	out := outPass

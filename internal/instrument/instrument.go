@@ -308,8 +308,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = env
-	cmd.Stdout = cfg.Stdout
+	scan := newOutputScanner()
+	cmd.Stdout = io.MultiWriter(cfg.Stdout, scan)
 	cmd.Stderr = cfg.Stderr
+	if cfg.Stderr == cfg.Stdout {
+		cmd.Stderr = cmd.Stdout // one pipe, as exec does for one writer
+	}
 	err = cmd.Run()
 	res.MaxRSS = maxRSS(cmd.ProcessState)
 	var exit *exec.ExitError
@@ -319,6 +323,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		res.ExitCode = exit.ExitCode()
 	default:
 		return nil, fmt.Errorf("run go test: %w", err)
+	}
+	if err := settleExamples(res.TraceDir, scan); err != nil {
+		res.Notes = append(res.Notes, err.Error())
 	}
 	return res, nil
 }

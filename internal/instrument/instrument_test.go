@@ -103,7 +103,7 @@ func TestConstructs(t *testing.T) {
 	}
 	for name, wantOut := range map[string]trace.Outcome{
 		"TestMiddle": trace.OutcomeFail, "TestMiddle/#05": trace.OutcomeFail, "TestMiddle/#00": trace.OutcomePass,
-		"TestPar/a": trace.OutcomePass, "TestSkip": trace.OutcomeSkip, "ExampleMiddle": trace.OutcomeUnknown,
+		"TestPar/a": trace.OutcomePass, "TestSkip": trace.OutcomeSkip, "ExampleMiddle": trace.OutcomePass, "ExampleKind": trace.OutcomeFail,
 	} {
 		if x := tests[name]; x == nil || x.Outcome != wantOut {
 			t.Errorf("%s: %v, want %v", name, x, wantOut)
@@ -160,6 +160,77 @@ func TestBadInput(t *testing.T) {
 		}
 		if out.Len() > 0 {
 			t.Errorf("%s: go test ran:\n%s", tt.reason, out.Bytes())
+		}
+	}
+}
+
+// TestCrash checks that the trace survives the ways a test binary dies.
+func TestCrash(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/crash")
+	tests := []struct {
+		reason    string
+		run       string
+		flags     []string
+		exit      int
+		test      string
+		outcome   trace.Outcome
+		truncated bool
+	}{
+		{"a test that panics", "TestOK|TestPanic", nil, 1, "TestPanic", trace.OutcomePanic, true},
+		{"a test that calls os.Exit", "TestOK|TestExit", nil, 1, "TestExit", trace.OutcomeRunning, false},
+		{"t.Fatal", "TestOK|TestFatal", nil, 1, "TestFatal", trace.OutcomeFail, false},
+		{"a goroutine that panics", "TestOK|TestGoPanic", nil, 1, "TestGoPanic", trace.OutcomeRunning, true},
+		{"a test timeout", "TestOK|TestHang", []string{"-timeout=3s"}, 1, "TestHang", trace.OutcomeRunning, true},
+	}
+	for _, tt := range tests {
+		traceDir := t.TempDir()
+		var out bytes.Buffer
+		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents,
+			TraceDir: traceDir, GoFlags: append([]string{"-run", tt.run}, tt.flags...), Stdout: &out, Stderr: &out})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		if res.ExitCode != tt.exit {
+			t.Errorf("%s: exit %d, want %d\n%s", tt.reason, res.ExitCode, tt.exit, out.Bytes())
+		}
+		tr, err := trace.Open(traceDir)
+		if err != nil || len(tr.Processes) != 1 {
+			t.Fatalf("%s: %v %v", tt.reason, err, tr)
+		}
+		p := tr.Processes[0]
+		got := map[string]*trace.Test{}
+		for _, x := range p.Tests {
+			got[x.Name] = x
+		}
+		if x := got["TestOK"]; x == nil || x.Outcome != trace.OutcomePass {
+			t.Errorf("%s: TestOK %v", tt.reason, x)
+		}
+		x := got[tt.test]
+		if x == nil || x.Outcome != tt.outcome || len(x.Hits) < 1 {
+			t.Errorf("%s: %s = %+v, want %v with hits", tt.reason, tt.test, x, tt.outcome)
+		}
+		if p.Truncated != tt.truncated {
+			t.Errorf("%s: truncated %v, want %v", tt.reason, p.Truncated, tt.truncated)
+		}
+	}
+}
+
+// TestCompileErrors checks that a package that does not compile, or fails
+// vet, reports the same errors at the same positions as go test does.
+func TestCompileErrors(t *testing.T) {
+	for _, fixture := range []string{"broken", "vetfail"} {
+		dir, _ := filepath.Abs(filepath.Join("testdata", fixture))
+		cmd := exec.Command("go", "test", "-count=1", ".")
+		cmd.Dir = dir
+		plain, _ := cmd.CombinedOutput()
+		var out bytes.Buffer
+		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents,
+			TraceDir: t.TempDir(), Stdout: &out, Stderr: &out})
+		if err != nil {
+			t.Fatalf("%s: %v", fixture, err)
+		}
+		if res.ExitCode != cmd.ProcessState.ExitCode() || out.String() != string(plain) {
+			t.Errorf("%s: exit %d, output:\n%s\nwant exit %d, output:\n%s", fixture, res.ExitCode, out.Bytes(), cmd.ProcessState.ExitCode(), plain)
 		}
 	}
 }

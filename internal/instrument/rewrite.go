@@ -50,6 +50,8 @@ type fileRewriter struct {
 	seq     int
 	usesRT  bool
 	tail    []string // declarations appended to the file
+	goRoots map[*ast.FuncLit]bool
+	lits    map[*ast.BlockStmt]*ast.FuncLit
 	notes   []string
 }
 
@@ -85,6 +87,8 @@ func (r *fileRewriter) site(kind trace.Kind, from, to token.Pos, fn, info string
 // rewrite instruments the file and returns the new source, or nil when
 // nothing in it needed instrumenting.
 func (r *fileRewriter) rewrite() []byte {
+	r.goRoots = map[*ast.FuncLit]bool{}
+	r.lits = map[*ast.BlockStmt]*ast.FuncLit{}
 	for _, d := range r.file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
@@ -105,6 +109,8 @@ func (r *fileRewriter) rewrite() []byte {
 		fmt.Sprintf(";import %s %q", rtName, rtPath))
 	return r.apply()
 }
+
+func (r *fileRewriter) litOf(body *ast.BlockStmt) *ast.FuncLit { return r.lits[body] }
 
 // skipDirective reports why a function must stay as written.
 func skipDirective(doc *ast.CommentGroup) string {
@@ -178,6 +184,9 @@ func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast
 	r.stmtList(fs, body.List)
 
 	var pro strings.Builder
+	if lit := r.litOf(body); lit != nil && r.goRoots[lit] {
+		fmt.Fprintf(&pro, "defer %s.GoEnd();", rtName)
+	}
 	if tp := r.testParam(ft); tp != "" {
 		fmt.Fprintf(&pro, "defer %s.End(%s.Test(%s));", rtName, rtName, tp)
 	}
@@ -367,6 +376,9 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 			}
 		}
 	case *ast.GoStmt:
+		if lit, ok := s.Call.Fun.(*ast.FuncLit); ok {
+			r.goRoots[lit] = true
+		}
 		r.expr(fs, s.Call)
 	case *ast.DeferStmt:
 		r.expr(fs, s.Call)
@@ -487,6 +499,7 @@ func (r *fileRewriter) expr(fs *funcState, e ast.Expr) {
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
+			r.lits[n.Body] = n
 			r.funcBody(n.Type, nil, n.Body, fs.name+".func", fs, nil)
 			return false
 		case *ast.BinaryExpr:

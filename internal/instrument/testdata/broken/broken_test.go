@@ -1,0 +1,5 @@
+package broken
+
+import "testing"
+
+func TestF(t *testing.T) { F(1) }

@@ -1,0 +1,3 @@
+module example.com/vetfail
+
+go 1.21
