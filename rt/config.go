@@ -3,7 +3,8 @@ package rt
 // The instrumenter replaces this file in the copy of rt it injects into
 // the user's build; these defaults record nothing.
 var (
-	traceDir        = ""   // directory the events file goes to; "" records nothing
-	numSites uint32 = 0    // sites in the site table
-	module          = "rt" // used in the events file name until Package is called
+	traceDir         = ""   // directory the events file goes to; "" records nothing
+	numSites  uint32 = 0    // sites in the site table
+	module           = "rt" // used in the events file name until Package is called
+	callLimit uint32 = 0    // calls of a function recorded before sampling; 0 records all
 )

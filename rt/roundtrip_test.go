@@ -34,7 +34,8 @@ type point struct{ X, Y int }
 func TestRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	traceDir, numSites, module = dir, 70, "example.com/p"
-	root.bits = make([]uint32, (numSites+31)/32)
+	root = newT(0, "")
+	calls = make([]uint32, numSites)
 	t.Cleanup(func() { traceDir, numSites, module = "", 0, "rt" })
 
 	var wg sync.WaitGroup

@@ -39,6 +39,15 @@ type T struct {
 	bits   []uint32
 	ended  atomic.Bool
 	panics atomic.Bool
+	muted  *T   // shares bits; its Exit records nothing (a call not sampled)
+	mute   bool // this is a muted twin
+}
+
+// newT returns a test state with its bitset and muted twin.
+func newT(id uint32, name string) *T {
+	t := &T{id: id, name: name, bits: make([]uint32, (numSites+31)/32)}
+	t.muted = &T{id: id, name: name, bits: t.bits, mute: true}
+	return t
 }
 
 // Test kinds and outcomes, as trace defines them.
@@ -63,7 +72,8 @@ var (
 )
 
 func init() {
-	root.bits = make([]uint32, (numSites+31)/32)
+	root = newT(0, "")
+	calls = make([]uint32, numSites)
 	active.Store([]*T(nil))
 }
 
@@ -147,7 +157,7 @@ func Example(name string) *T {
 
 func start(name string, kind uint8, parent *T) *T {
 	startTimeout()
-	t := &T{id: nextID.Add(1), name: name, bits: make([]uint32, (numSites+31)/32)}
+	t := newT(nextID.Add(1), name)
 	t.lbl = setTestLabel(name)
 	byLabel.Store(t.lbl, t)
 	mu.Lock()

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -211,15 +212,31 @@ func (w *writer) reflectValue(v reflect.Value) {
 
 // Enter records the entry of function site with its receiver and
 // parameter values, and returns the caller's test state.
+//
+// Past callLimit calls of one function, only calls whose number is a
+// power of two are recorded, so hot functions cannot flood the trace; the
+// muted state returned then records statements but not the exit.
 func Enter(site uint32, vals ...interface{}) *T {
 	t := Cur()
+	if callLimit > 0 && int(site) < len(calls) {
+		if n := atomic.AddUint32(&calls[site], 1); n > callLimit && n&(n-1) != 0 {
+			return t.muted
+		}
+	}
 	t.call('E', site, vals)
 	return t
 }
 
+// calls counts each function's calls, for sampling.
+var calls []uint32
+
 // Exit records the exit of function site with its result values; it runs
 // deferred.
-func (t *T) Exit(site uint32, vals ...interface{}) { t.call('X', site, vals) }
+func (t *T) Exit(site uint32, vals ...interface{}) {
+	if !t.mute {
+		t.call('X', site, vals)
+	}
+}
 
 func (t *T) call(tag byte, site uint32, vals []interface{}) {
 	mu.Lock()

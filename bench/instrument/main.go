@@ -62,6 +62,7 @@ func main() {
 	for _, m := range list {
 		r := h.runModule(context.Background(), m)
 		results = append(results, r)
+		h.print(os.Stderr, []*result{r}, false) // progress
 		if r.Err != "" || len(r.Diverged) > 0 {
 			bad = true
 		}

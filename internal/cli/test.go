@@ -37,7 +37,8 @@ func runTest(e *env, args []string) int {
 	traceDir := fs.String("trace", "", "write the trace to `DIR` (default .culprit at the module root)")
 	instr := fs.String("instrument", "", "also instrument the packages matching `PATTERNS` (comma-separated)")
 	verbose := fs.Bool("x", false, "print what was instrumented and where the trace is, on stderr")
-	keep := fs.Bool("work", false, "keep the rewritten files and print where they are")
+	keep := fs.Bool("work", false, "keep the rewritten files (for debugging culprit)")
+	calls := fs.Int("calls", instrument.DefaultCallLimit, "with func events, record the first `N` calls of each function, then only calls numbered by powers of two (-1: all)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), testUsage)
 		fs.PrintDefaults()
@@ -66,13 +67,14 @@ func runTest(e *env, args []string) int {
 		return exitUsage
 	}
 	cfg := instrument.Config{
-		Packages: pkgs,
-		Events:   set,
-		TraceDir: *traceDir,
-		GoFlags:  goFlags,
-		Stdout:   e.stdout,
-		Stderr:   e.stderr,
-		KeepWork: *keep,
+		Packages:  pkgs,
+		Events:    set,
+		TraceDir:  *traceDir,
+		GoFlags:   goFlags,
+		Stdout:    e.stdout,
+		Stderr:    e.stderr,
+		KeepWork:  *keep,
+		CallLimit: *calls,
 	}
 	if *instr != "" {
 		cfg.Instrument = strings.Split(*instr, ",")

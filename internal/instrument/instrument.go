@@ -46,7 +46,12 @@ type Config struct {
 	Stderr     io.Writer
 	Env        []string // nil is os.Environ()
 	KeepWork   bool     // keep the temporary directory (for debugging)
+	CallLimit  int      // calls of one function recorded in full (0: DefaultCallLimit, < 0: no limit)
 }
+
+// DefaultCallLimit is how many calls of one function a test binary records
+// before sampling the rest (the calls numbered by powers of two).
+const DefaultCallLimit = 10000
 
 // Result describes a run.
 type Result struct {
@@ -133,10 +138,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, usageErrorf("no packages match %s", strings.Join(cfg.Packages, " "))
 	}
 	for _, p := range targets {
-		for _, e := range p.Errors {
-			if strings.Contains(e.Msg, "matched no packages") || strings.Contains(e.Msg, "no Go files") || strings.Contains(e.Msg, "cannot find") || strings.Contains(e.Msg, "is not in std") {
-				return nil, usageErrorf("%s", e.Msg)
+		// A pattern that names nothing comes back as a package without
+		// files or module, carrying the reason.
+		if p.Module == nil && len(p.GoFiles) == 0 && len(p.Errors) > 0 {
+			msg := p.Errors[0].Msg
+			if !strings.Contains(msg, p.ID) {
+				msg = p.ID + ": " + msg
 			}
+			return nil, usageErrorf("%s", msg)
 		}
 	}
 	all := targets
@@ -266,7 +275,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 	// The runtime package, as a module of its own replaced by a directory.
 	rtDir := filepath.Join(work, "rt")
-	if err := writeRT(rtDir, res.TraceDir, len(sites.sites)); err != nil {
+	limit := cfg.CallLimit
+	switch {
+	case limit == 0:
+		limit = DefaultCallLimit
+	case limit < 0:
+		limit = 0
+	}
+	if err := writeRT(rtDir, res.TraceDir, len(sites.sites), limit); err != nil {
 		return nil, err
 	}
 	gomod, err := os.ReadFile(mod.GoMod)
@@ -368,7 +384,7 @@ func writeFile(path string, data []byte) error {
 }
 
 // writeRT writes the runtime package's module, configured for this run.
-func writeRT(dir, traceDir string, nsites int) error {
+func writeRT(dir, traceDir string, nsites, callLimit int) error {
 	entries, err := fs.ReadDir(rt.Source, ".")
 	if err != nil {
 		return fmt.Errorf("runtime source: %w", err)
@@ -386,7 +402,7 @@ func writeRT(dir, traceDir string, nsites int) error {
 			return err
 		}
 	}
-	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir        = %q\n\tnumSites uint32 = %d\n\tmodule          = \"test\"\n)\n", traceDir, nsites)
+	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n)\n", traceDir, nsites, callLimit)
 	if err := writeFile(filepath.Join(dir, "config.go"), []byte(config)); err != nil {
 		return err
 	}

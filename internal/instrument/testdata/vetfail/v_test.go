@@ -3,5 +3,7 @@ package vetfail
 import "testing"
 
 func TestHello(t *testing.T) {
-	if x := Hello(""); x == "" { t.Fatal(x) }
+	if x := Hello(""); x == "" {
+		t.Fatal(x)
+	}
 }
