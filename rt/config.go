@@ -8,3 +8,6 @@ var (
 	module           = "rt" // used in the events file name until Package is called
 	callLimit uint32 = 0    // calls of a function recorded before sampling; 0 records all
 )
+
+// raceMode makes S use atomic operations: the program runs under -race.
+const raceMode = false

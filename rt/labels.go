@@ -18,6 +18,11 @@ import (
 //go:linkname getProfLabel runtime/pprof.runtime_getProfLabel
 func getProfLabel() unsafe.Pointer
 
+// P is getProfLabel for instrumented code, which calls it directly.
+//
+//go:linkname P runtime/pprof.runtime_getProfLabel
+func P() unsafe.Pointer
+
 // setTestLabel gives the running goroutine a label set of its own naming
 // the test, and returns the label pointer goroutines of the test will carry.
 func setTestLabel(name string) unsafe.Pointer {

@@ -44,8 +44,7 @@ func TestRoundTrip(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			defer tb.done()
-			tt := Test(tb)
-			defer End(tt)
+			Test(tb)
 			fn(Cur())
 		}()
 		wg.Wait()

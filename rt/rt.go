@@ -3,8 +3,8 @@
 // only the standard library, and as little of it as it can: nothing it
 // imports can be instrumented.
 //
-// Statement and branch events are bits in a per-test bitset, set at the
-// cost of a load and, the first time, an atomic or. Function entries and
+// Statement and branch events are bytes in a per-test array, set at the
+// cost of a load and, the first time, a store. Function entries and
 // exits go to one buffered stream. Everything is written, in the format
 // the trace package specifies, to one events file per process: when a test
 // ends (its spectrum), when the buffer fills, and at exit, including after
@@ -32,21 +32,22 @@ type TB interface {
 // T is one test's recording state; instrumented functions look it up once
 // at entry (Cur) and mark sites through it.
 type T struct {
-	id     uint32
-	name   string
-	tb     TB
-	lbl    unsafe.Pointer
-	bits   []uint32
-	ended  atomic.Bool
-	panics atomic.Bool
-	muted  *T   // shares bits; its Exit records nothing (a call not sampled)
-	mute   bool // this is a muted twin
+	id    uint32
+	name  string
+	tb    TB
+	lbl   unsafe.Pointer
+	words []uint32       // one byte per site, 1 when executed, four to a word
+	base  unsafe.Pointer // &words[0]
+	ended atomic.Bool
+	muted *T   // shares bits; its Exit records nothing (a call not sampled)
+	mute  bool // this is a muted twin
 }
 
 // newT returns a test state with its bitset and muted twin.
 func newT(id uint32, name string) *T {
-	t := &T{id: id, name: name, bits: make([]uint32, (numSites+31)/32)}
-	t.muted = &T{id: id, name: name, bits: t.bits, mute: true}
+	t := &T{id: id, name: name, words: make([]uint32, numSites/4+1)}
+	t.base = unsafe.Pointer(&t.words[0])
+	t.muted = &T{id: id, name: name, words: t.words, base: t.base, mute: true}
 	return t
 }
 
@@ -78,14 +79,29 @@ func init() {
 }
 
 // Cur returns the recording state of the test the running goroutine
-// belongs to.
-func Cur() *T {
-	p := getProfLabel()
+// belongs to. Instrumented functions start with L(P()), the same thing
+// inlined.
+func Cur() *T { return L(getProfLabel()) }
+
+// L returns the recording state of the test whose label pointer is p.
+func L(p unsafe.Pointer) *T {
+	if t := (*T)(atomic.LoadPointer(&last)); t != nil && t.lbl == p {
+		return t
+	}
+	return lookup(p)
+}
+
+// last is the test L found last: most calls come from the same test.
+var last unsafe.Pointer
+
+func lookup(p unsafe.Pointer) *T {
 	if p == nil {
+		atomic.StorePointer(&last, unsafe.Pointer(root))
 		return root
 	}
 	for _, t := range active.Load().([]*T) {
 		if t.lbl == p {
+			atomic.StorePointer(&last, unsafe.Pointer(t))
 			return t
 		}
 	}
@@ -95,11 +111,20 @@ func Cur() *T {
 	return root
 }
 
-// S records that statement (or branch outcome) id executed.
+// S records that statement (or branch outcome) id executed. As go test
+// -cover does, it stores without synchronization unless the program runs
+// under the race detector: racing stores write the same 1.
 func (t *T) S(id uint32) {
-	w := &t.bits[id>>5]
-	if m := uint32(1) << (id & 31); atomic.LoadUint32(w)&m == 0 {
-		atomic.OrUint32(w, m)
+	if raceMode {
+		w := &t.words[id>>2]
+		if m := uint32(1) << (8 * (id & 3)); atomic.LoadUint32(w)&m == 0 {
+			atomic.OrUint32(w, m)
+		}
+		return
+	}
+	p := (*uint8)(unsafe.Pointer(uintptr(t.base) + uintptr(id)))
+	if *p == 0 {
+		*p = 1
 	}
 }
 
@@ -128,10 +153,9 @@ func (t *T) SC(s uint32, c bool) bool {
 	return c
 }
 
-// Test registers the test tb on the running goroutine, unless the
-// goroutine already runs it or tb is already running (a helper taking t,
-// a subtest calling a helper with its parent's t). It returns the state to
-// pass to End, nil when it registered nothing.
+// Test registers the test tb on the running goroutine, unless tb is
+// already running (a helper taking t, a subtest calling a helper with its
+// parent's t). It returns the test's state, nil when it registered nothing.
 func Test(tb TB) *T {
 	if traceDir == "" {
 		return nil
@@ -175,28 +199,23 @@ func start(name string, kind uint8, parent *T) *T {
 	return t
 }
 
-// End runs deferred at the top of a test function registered by Test or
-// Example. A test whose own goroutine panics ends here, and the trace is
-// flushed: the testing package will crash the process.
+// End runs deferred at the top of an example registered by Example.
+// An example whose goroutine panics ends here, and the trace is flushed:
+// the testing package will crash the process.
 func End(t *T) {
 	if t == nil {
 		return
 	}
+	mu.Lock()
 	if panicking() {
-		t.panics.Store(true)
-		mu.Lock()
 		t.endLocked(outPanic)
 		snapshotLocked()
 		w.flush()
-		mu.Unlock()
-		return
-	}
-	if t.tb == nil { // an example
-		mu.Lock()
+	} else {
 		t.endLocked(outUnknown)
-		mu.Unlock()
-		clearLabel()
 	}
+	mu.Unlock()
+	clearLabel()
 }
 
 // GoEnd runs deferred at the top of a function literal started by a go
@@ -212,19 +231,27 @@ func GoEnd() {
 	mu.Unlock()
 }
 
-// finish records a test's outcome after it and its subtests are done.
+// finish records a test's outcome after it and its subtests are done;
+// it runs as the test's last cleanup. When the test's goroutine panicked,
+// testing runs the cleanups while panicking (before marking the test
+// failed), then crashes the process: the trace is flushed here.
 func (t *T) finish() {
-	out := outPass
+	out := uint64(outPass)
+	panicked := panicking()
 	switch {
-	case t.panics.Load():
+	case panicked:
 		out = outPanic
-	case t.tb.Skipped():
-		out = outSkip
 	case t.tb.Failed():
 		out = outFail
+	case t.tb.Skipped():
+		out = outSkip
 	}
 	mu.Lock()
-	t.endLocked(uint64(out))
+	t.endLocked(out)
+	if panicked {
+		snapshotLocked()
+		w.flush()
+	}
 	mu.Unlock()
 	byTB.Delete(t.tb)
 }
@@ -248,31 +275,34 @@ func (t *T) endLocked(out uint64) {
 
 func (t *T) writeHitsLocked(out uint64) {
 	n := 0
-	for i := range t.bits {
-		n += popcount(atomic.LoadUint32(&t.bits[i]))
+	for i := range t.words {
+		n += bytesSet(atomic.LoadUint32(&t.words[i]))
 	}
 	w.byte('O')
 	w.uv(uint64(t.id))
 	w.uv(out)
 	w.uv(uint64(n))
 	prev := uint64(0)
-	for i := range t.bits {
-		b := atomic.LoadUint32(&t.bits[i])
+	for i := range t.words {
+		b := atomic.LoadUint32(&t.words[i])
 		for j := 0; b != 0; j++ {
-			if b&1 != 0 {
-				id := uint64(i*32 + j)
+			if b&0xff != 0 {
+				id := uint64(i*4 + j)
 				w.uv(id - prev)
 				prev = id
 			}
-			b >>= 1
+			b >>= 8
 		}
 	}
 }
 
-func popcount(x uint32) int {
+// bytesSet counts the non-zero bytes of x.
+func bytesSet(x uint32) int {
 	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
+	for ; x != 0; x >>= 8 {
+		if x&0xff != 0 {
+			n++
+		}
 	}
 	return n
 }

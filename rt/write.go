@@ -258,24 +258,44 @@ func (t *T) call(tag byte, site uint32, vals []interface{}) {
 	mu.Unlock()
 }
 
-// panicking reports whether the caller runs deferred by a panic.
+// panicking reports whether the caller runs deferred by a panic (or in
+// a cleanup testing runs while panicking): whether runtime.gopanic is
+// among the few frames above it. Program counters already classified are
+// cached, so that a test's end costs a short unwind, not a symbolization.
 func panicking() bool {
-	var pcs [64]uintptr
+	var pcs [16]uintptr
 	n := runtime.Callers(3, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
-	for {
-		f, more := frames.Next()
-		switch f.Function {
-		case "runtime.gopanic":
-			return true
-		case "runtime.Goexit", "testing.tRunner":
-			return false
+	for _, pc := range pcs[:n] {
+		pcMu.Lock()
+		c, ok := pcKind[pc]
+		pcMu.Unlock()
+		if !ok {
+			c = 0
+			f, _ := runtime.CallersFrames([]uintptr{pc}).Next()
+			switch f.Function {
+			case "runtime.gopanic":
+				c = 1
+			case "runtime.Goexit", "testing.tRunner", "runtime.goexit":
+				c = 2
+			}
+			pcMu.Lock()
+			pcKind[pc] = c
+			pcMu.Unlock()
 		}
-		if !more {
+		switch c {
+		case 1:
+			return true
+		case 2:
 			return false
 		}
 	}
+	return false
 }
+
+var (
+	pcMu   sync.Mutex
+	pcKind = map[uintptr]uint8{} // 1: runtime.gopanic, 2: a frame no panic is above
+)
 
 var timeoutOnce sync.Once
 

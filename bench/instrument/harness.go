@@ -123,8 +123,13 @@ func (h *harness) download(ctx context.Context, mod string) (dir, version string
 			return "", "", err
 		}
 	}
-	// Its dependencies, and go.sum entries for them.
-	tidy := exec.CommandContext(ctx, "go", "mod", "download")
+	// Its dependencies, and go.sum entries for them: a module published
+	// without go.sum (gopkg.in/yaml.v3) needs go mod tidy to test at all.
+	args := []string{"mod", "download"}
+	if _, err := os.Stat(filepath.Join(dir, "go.sum")); err != nil {
+		args = []string{"mod", "tidy"}
+	}
+	tidy := exec.CommandContext(ctx, "go", args...)
 	tidy.Dir = dir
 	if out, err := tidy.CombinedOutput(); err != nil {
 		return "", "", fmt.Errorf("%s: go mod download: %w: %s", mod, err, out)

@@ -282,7 +282,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	case limit < 0:
 		limit = 0
 	}
-	if err := writeRT(rtDir, res.TraceDir, len(sites.sites), limit); err != nil {
+	if err := writeRT(rtDir, res.TraceDir, len(sites.sites), limit, hasFlag(cfg.GoFlags, "race")); err != nil {
 		return nil, err
 	}
 	gomod, err := os.ReadFile(mod.GoMod)
@@ -384,7 +384,7 @@ func writeFile(path string, data []byte) error {
 }
 
 // writeRT writes the runtime package's module, configured for this run.
-func writeRT(dir, traceDir string, nsites, callLimit int) error {
+func writeRT(dir, traceDir string, nsites, callLimit int, race bool) error {
 	entries, err := fs.ReadDir(rt.Source, ".")
 	if err != nil {
 		return fmt.Errorf("runtime source: %w", err)
@@ -402,7 +402,7 @@ func writeRT(dir, traceDir string, nsites, callLimit int) error {
 			return err
 		}
 	}
-	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n)\n", traceDir, nsites, callLimit)
+	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n)\n\nconst raceMode = %v\n", traceDir, nsites, callLimit, race)
 	if err := writeFile(filepath.Join(dir, "config.go"), []byte(config)); err != nil {
 		return err
 	}

@@ -188,7 +188,7 @@ func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast
 		fmt.Fprintf(&pro, "defer %s.GoEnd();", rtName)
 	}
 	if tp := r.testParam(ft); tp != "" {
-		fmt.Fprintf(&pro, "defer %s.End(%s.Test(%s));", rtName, rtName, tp)
+		fmt.Fprintf(&pro, "%s.Test(%s);", rtName, tp)
 	}
 	if decl != nil && decl.Recv == nil && r.isTest && r.file.Scope != nil && parent == nil {
 		n := decl.Name.Name
@@ -202,7 +202,7 @@ func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast
 	if r.events&trace.EventFunc != 0 {
 		r.funcEvents(&pro, fs, ft, recv, body)
 	} else if fs.usesT {
-		fmt.Fprintf(&pro, "%s := %s.Cur();", tName, rtName)
+		fmt.Fprintf(&pro, "%s := %s.L(%s.P());", tName, rtName, rtName)
 	}
 	if pro.Len() > 0 {
 		r.usesRT = true
