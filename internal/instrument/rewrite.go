@@ -503,7 +503,7 @@ func (r *fileRewriter) expr(fs *funcState, e ast.Expr) {
 			r.funcBody(n.Type, nil, n.Body, fs.name+".func", fs, nil)
 			return false
 		case *ast.BinaryExpr:
-			if (n.Op == token.LAND || n.Op == token.LOR) && r.events&trace.EventBranch != 0 && !r.isConst(n) && r.isPlainBool(n) {
+			if (n.Op == token.LAND || n.Op == token.LOR) && r.events&trace.EventBranch != 0 && !r.isConst(n) {
 				r.logical(fs, n)
 				return false
 			}
@@ -528,7 +528,10 @@ func (r *fileRewriter) logical(fs *funcState, e ast.Expr) {
 		}
 	}
 	r.expr(fs, e)
-	if r.isConst(e) || !r.isPlainBool(e) {
+	// The wrapped operand is an untyped bool: that keeps the expression's
+	// type when the operand was a bool or a comparison (untyped), not when
+	// it was of a named boolean type, which is left alone.
+	if r.isConst(e) || !(r.isPlainBool(e) || isComparison(e)) {
 		return
 	}
 	fs.usesT = true
@@ -536,6 +539,25 @@ func (r *fileRewriter) logical(fs *funcState, e ast.Expr) {
 	r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, "operand false")
 	r.insert(r.offset(e.Pos()), false, 0, fmt.Sprintf("(%s.B(", tName))
 	r.insert(r.offset(e.End()), true, 0, fmt.Sprintf(", %d) == true)", id))
+}
+
+func isComparison(e ast.Expr) bool {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			break
+		}
+		e = p.X
+	}
+	b, ok := e.(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch b.Op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
 }
 
 // redirectExits makes os.Exit and log.Fatal* write the trace first.
