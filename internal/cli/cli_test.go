@@ -41,6 +41,12 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			// A race-enabled oracle would sleep a second at exit and
+			// time out.
+			env.Setenv("GORACE", "atexit_sleep_ms=0")
+			return nil
+		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"alive":  alive,
 			"trimnl": trimnl,

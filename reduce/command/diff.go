@@ -44,7 +44,11 @@ func treeDiff(in *Input, passName, failName string, pass, fail []File) string {
 func unified(aName, bName string, a, b []byte) string {
 	x, y := splitLines(a), splitLines(b)
 	ops := editScript(x, y)
-	if len(ops) == 0 {
+	changed := false
+	for _, op := range ops {
+		changed = changed || op.kind != ' '
+	}
+	if !changed {
 		return ""
 	}
 	var out strings.Builder

@@ -4,6 +4,8 @@ import "sort"
 
 // A unit is what delta debugging keeps or removes: byte ranges of one
 // original file and, for a directory input, possibly the file's existence.
+// Keeping any unit of a file keeps the file; a unit that carries only the
+// file's existence lets a file stay with no content.
 type unit struct {
 	file     int
 	presence bool   // keeping the unit keeps the file in existence
@@ -107,7 +109,9 @@ func (in *Input) selectUnits(units []unit) selection {
 	}
 	for _, u := range units {
 		f := &sel[u.file]
-		f.present = f.present || u.presence
+		// Content implies existence: a presence unit only matters for
+		// a file kept with no content.
+		f.present = f.present || u.presence || len(u.spans) > 0
 		for _, s := range u.spans {
 			if n := len(f.spans); n > 0 && f.spans[n-1].End == s.Start {
 				f.spans[n-1].End = s.End
