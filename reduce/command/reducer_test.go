@@ -60,7 +60,7 @@ func newReducer(t *testing.T, path string, mode reduce.Mode, jobs int, levels []
 		t.Fatal(err)
 	}
 	return &Reducer{
-		Input:   in,
+		Input: in,
 		Command: oracle.Command{
 			Args: []string{os.Args[0]},
 			// A race-enabled binary sleeps a second at exit unless told not to.
