@@ -268,8 +268,9 @@ func DD[E any](ctx context.Context, input []E, test Test[E], mode Mode, cfg Conf
 // DDMin is the classic ddmin algorithm as published by Zeller and
 // Hildebrandt (2002): it tries to remove chunks of length len/n, doubling
 // n when no removal still fails, until it has tried to remove every single
-// element. The result fails and is 1-minimal. DD with Min usually needs
-// fewer tests; DDMin is here as the reference.
+// element. The result fails and is 1-minimal. DD with Min tests the
+// chunks themselves as well as their complements, which pays off when a
+// small part of a large input fails on its own.
 //
 // On context cancellation DDMin returns the smallest failing input found
 // so far together with an error wrapping ctx.Err().

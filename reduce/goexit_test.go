@@ -1,0 +1,5 @@
+package reduce
+
+import "runtime"
+
+func runtimeGoexit() { runtime.Goexit() }
