@@ -94,6 +94,14 @@ type decoder struct {
 	err error
 }
 
+func newDecoder(r io.Reader) *decoder {
+	br, ok := r.(byteReader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	return &decoder{r: br}
+}
+
 func (d *decoder) uv() uint64 {
 	if d.err != nil {
 		return 0
@@ -153,11 +161,7 @@ func (d *decoder) magic(want string) error {
 
 // ReadSites decodes a site table.
 func ReadSites(r io.Reader) (*Sites, error) {
-	br, ok := r.(byteReader)
-	if !ok {
-		br = bufio.NewReader(r)
-	}
-	d := &decoder{r: br}
+	d := newDecoder(r)
 	if err := d.magic(SitesMagic); err != nil {
 		return nil, fmt.Errorf("site table: %w", err)
 	}
@@ -253,11 +257,8 @@ func WriteSites(w io.Writer, t *Sites) error {
 // long traces need not fit in memory. A file cut short is not an error:
 // the process holds what was read and Truncated is set.
 func ReadEvents(r io.Reader, onCall func(Call) error) (*Process, error) {
-	br, ok := r.(byteReader)
-	if !ok {
-		br = bufio.NewReader(r)
-	}
-	d := &decoder{r: br}
+	d := newDecoder(r)
+	br := d.r
 	if err := d.magic(EventsMagic); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}

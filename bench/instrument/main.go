@@ -123,6 +123,29 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 			fmt.Sprint(last.TraceBytes), fmt.Sprintf("%d/%d", r.Plain.MaxRSS/1024, last.MaxRSS/1024))
 		rows = append(rows, row)
 	}
+	// The total row: run times summed over the modules, so that the many
+	// suites that run in milliseconds do not make the ratio noise.
+	var plainSum float64
+	sums := make([]float64, len(h.variants))
+	tests, same := 0, 0
+	for _, r := range results {
+		if r.Plain == nil || r.Err != "" {
+			continue
+		}
+		plainSum += r.Plain.Elapsed
+		tests += r.Tests
+		same += r.Identical
+		for i, v := range h.variants {
+			sums[i] += r.Runs[v.Name].Elapsed
+		}
+	}
+	if len(results) > 1 {
+		row := []string{"total", "", fmt.Sprint(tests), fmt.Sprint(same), fmt.Sprintf("%.2f", plainSum)}
+		for i := range h.variants {
+			row = append(row, fmt.Sprintf("%.2f", sums[i]), ratio(sums[i], plainSum))
+		}
+		rows = append(rows, row)
+	}
 	if markdown {
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, row := range rows {
