@@ -323,10 +323,18 @@ func report(w io.Writer, r *reducecmd.Reducer, sum reducecmd.Summary, result str
 	default:
 		fmt.Fprintf(w, "reduced: %s (%d of %d bytes, %.1f%%)\n", result, sum.FinalBytes, sum.OriginalBytes, pct(sum.FinalBytes))
 		if r.Mode == reduce.Diff {
-			fmt.Fprintf(w, "passing: %s (%d bytes; difference %d bytes)\n", r.Passing, sum.PassingBytes, sum.FinalBytes-sum.PassingBytes)
+			fmt.Fprintf(w, "passing: %s (%d bytes; difference: %s)\n", r.Passing, sum.PassingBytes, plural(sum.FinalBytes-sum.PassingBytes, "byte"))
 		}
 	}
 	fmt.Fprintf(w, "tests: %d run, %d cached, %.1fs\n", sum.Tests, sum.CacheHits, sum.Elapsed.Seconds())
+}
+
+// plural formats a count of things.
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // logTest prints one test for -v.
