@@ -143,6 +143,14 @@ func newReducer(f *reduceFlags, files []string, hasCmd bool, cmdArgs []string) (
 	}
 
 	file := filepath.Clean(files[0])
+	if base := filepath.Base(file); base == "." || base == ".." || base == string(filepath.Separator) {
+		// Name the directory, so that results go next to it, not in it.
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return nil, err
+		}
+		file = abs
+	}
 	in, err := reducecmd.Read(file)
 	if err != nil {
 		var pe *fs.PathError

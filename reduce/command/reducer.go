@@ -256,8 +256,8 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 				},
 			}
 			res, err := reduce.DD(ctx, units, test, mode, cfg)
-			if x.fatal != nil {
-				runErr = x.fatal
+			if fatal := x.fatalErr(); fatal != nil {
+				runErr = fatal
 				break
 			}
 			newFail, newPass := fail, pass
@@ -326,6 +326,12 @@ func (x *reduction) test(ctx context.Context, c []unit) reduce.Outcome {
 	x.cache.put(k, o)
 	x.event(x.levelName(), Event{Bytes: size, Outcome: o, Run: run})
 	return o
+}
+
+func (x *reduction) fatalErr() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.fatal
 }
 
 // fail records the first fatal error and stops the reduction.
