@@ -26,7 +26,7 @@ var (
 // run of the original, but never less than minTimeout.
 const (
 	timeoutFactor = 10
-	minTimeout    = time.Second
+	minTimeout    = 3 * time.Second
 )
 
 // A Reducer reduces an Input against a command. Set its fields, call
