@@ -4,8 +4,9 @@
 // tests fail. The test in this package runs the examples' tests once with
 // go test -json and compares every test's outcome with a table, and checks
 // that the example commands crash on their testdata the way culprit reduce
-// expects.
+// expects. It also runs culprit reduce on those crash inputs and checks the
+// results against the seed's worked example.
 //
-// The package has no code of its own; it exists for its test, which skips
+// The package has no code of its own; it exists for its tests, which skip
 // under -short because it builds and runs another module.
 package examplestest
