@@ -11,6 +11,7 @@ import (
 
 	"github.com/culprit-go/culprit/reduce"
 	"github.com/culprit-go/culprit/reduce/oracle"
+	"github.com/culprit-go/culprit/reduce/rewrite"
 )
 
 // Errors of Check: the original input or the oracle cannot be reduced
@@ -42,6 +43,15 @@ type Reducer struct {
 	Output  string         // path of the failing result (Min and Diff)
 	Passing string         // path of the passing result (Max and Diff)
 
+	// Syntax, if set, returns the syntax of a file of the input by its
+	// path (nil for none). When minimizing, each sweep then starts with
+	// tree rewriting (package rewrite) before the levels, the levels'
+	// candidates whose files the syntax rejects are skipped untested, and
+	// the final result is normalized (gofmt-formatted, re-indented) when
+	// that still fails. Max and Diff modes ignore it: their results must
+	// be subsets of the original's bytes.
+	Syntax func(path string) rewrite.Syntax
+
 	// OnTest, if set, is called after each test and each cache hit.
 	// Calls are serialized.
 	OnTest func(Event)
@@ -71,6 +81,7 @@ type Status struct {
 	Sweep         int // 1-based pass over the levels
 	Tests         int // commands run
 	CacheHits     int
+	Skipped       int // candidates not tested because they did not parse
 	Bytes         int // size of the current result
 	OriginalBytes int
 	Elapsed       time.Duration
@@ -85,6 +96,7 @@ type Summary struct {
 	PassingBytes  int // size of the passing result (Max, Diff)
 	Tests         int
 	CacheHits     int
+	Skipped       int // candidates not tested because they did not parse
 	Sweeps        int
 	Elapsed       time.Duration
 	Timeout       time.Duration // the per-test timeout used
@@ -201,10 +213,11 @@ func (r *Reducer) exec(ctx context.Context, root string, files []File) (oracle.R
 // reduction is the state of one Reduce call.
 type reduction struct {
 	*Reducer
+	in    *Input // the input the selections refer to: rebased after rewriting
 	root  string
 	fatal error
 	stop  context.CancelFunc
-	best  struct{ fail, pass selection }
+	best  struct{ fail, pass selection } // of the input current when saved
 }
 
 // Reduce runs the levels, coarse to fine, until a whole sweep changes
@@ -222,10 +235,11 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 	defer os.RemoveAll(root)
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	x := &reduction{Reducer: r, root: root, stop: stop}
+	x := &reduction{Reducer: r, in: r.Input, root: root, stop: stop}
 	mode := r.mode()
 	in := r.Input
 	fail, pass := in.all(), in.none()
+	rewriting := r.Syntax != nil && mode == reduce.Min
 	x.best.fail, x.best.pass = fail, pass
 	if err := x.save(fail, pass, true); err != nil {
 		return Summary{}, err
@@ -235,6 +249,17 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 	for changed := true; changed && runErr == nil; {
 		changed = false
 		sweeps++
+		if rewriting {
+			rebased, err := x.rewrite(ctx, fail)
+			if err != nil {
+				runErr = err
+				break
+			}
+			if rebased != nil {
+				in, fail, pass = rebased, rebased.all(), rebased.none()
+				changed = true
+			}
+		}
 		for _, lvl := range r.levels() {
 			if lvl == Files && !in.Dir {
 				continue
@@ -280,6 +305,16 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 			}
 		}
 	}
+	if rewriting && runErr == nil {
+		if rebased, err := x.normalize(ctx, fail); err != nil {
+			runErr = err
+		} else if rebased != nil {
+			in, fail, pass = rebased, rebased.all(), rebased.none()
+			if err := x.save(fail, pass, true); err != nil {
+				runErr = err
+			}
+		}
+	}
 	if runErr == nil || ctx.Err() != nil {
 		// Make sure the files on disk hold the final state.
 		if err := x.save(fail, pass, false); err != nil && runErr == nil {
@@ -300,7 +335,17 @@ func pick(units []unit, idx []int) []unit {
 // test is the delta debugging test: it materializes the candidate, looks
 // its content up in the cache, and otherwise runs the command on it.
 func (x *reduction) test(ctx context.Context, c []unit) reduce.Outcome {
-	files := x.Input.files(x.Input.selectUnits(c))
+	in := x.current()
+	files := in.files(in.selectUnits(c))
+	if x.Syntax != nil && x.mode() == reduce.Min && !x.parses(in, files) {
+		return reduce.Unresolved
+	}
+	return x.testFiles(ctx, files)
+}
+
+// testFiles looks a candidate up in the cache and otherwise runs the
+// command on it.
+func (x *reduction) testFiles(ctx context.Context, files []File) reduce.Outcome {
 	size := 0
 	for _, f := range files {
 		size += len(f.Data)
@@ -379,7 +424,8 @@ func (r *Reducer) status() {
 
 // progress is delta debugging's progress hook: it saves improvements.
 func (x *reduction) progress(fail, pass []unit) {
-	if err := x.save(x.Input.selectUnits(fail), x.Input.selectUnits(pass), false); err != nil {
+	in := x.current()
+	if err := x.save(in.selectUnits(fail), in.selectUnits(pass), false); err != nil {
 		x.fail(err)
 	}
 }
@@ -412,7 +458,7 @@ func (x *reduction) save(fail, pass selection, force bool) error {
 }
 
 func (x *reduction) write(path string, sel selection) error {
-	files := x.Input.files(sel)
+	files := x.in.files(sel)
 	if x.Input.Dir {
 		return writeTree(path, files)
 	}
@@ -428,9 +474,19 @@ func (x *reduction) summary(fail, pass selection, sweeps int) Summary {
 		FinalBytes:    fail.size(),
 		Tests:         x.stats.Tests,
 		CacheHits:     x.stats.CacheHits,
+		Skipped:       x.stats.Skipped,
 		Sweeps:        sweeps,
 		Elapsed:       time.Since(x.start),
 		Timeout:       x.Command.Timeout,
+	}
+	if x.Syntax != nil && s.Mode == reduce.Min {
+		seen := map[string]bool{}
+		for _, f := range x.Input.Files {
+			if syn := x.Syntax(f.Path); syn != nil && !seen[syn.Name()] {
+				seen[syn.Name()] = true
+				s.Levels = append(s.Levels, syn.Name())
+			}
+		}
 	}
 	for _, l := range x.levels() {
 		s.Levels = append(s.Levels, l.Name())

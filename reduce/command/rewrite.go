@@ -1,0 +1,168 @@
+package command
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/culprit-go/culprit/reduce"
+	"github.com/culprit-go/culprit/reduce/rewrite"
+)
+
+// current returns the input the selections of the running level refer to.
+func (x *reduction) current() *Input {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.in
+}
+
+// rebase makes files the new current input: the state after rewriting,
+// which is no longer a subset of the original's bytes.
+func (x *reduction) rebase(files []File) *Input {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	in := &Input{Name: x.in.Name, Dir: x.in.Dir, Files: files}
+	x.in = in
+	x.best.fail, x.best.pass = in.all(), in.none()
+	return in
+}
+
+// parses reports whether each file of a candidate that has a syntax is
+// accepted by it; it counts the candidates it rejects.
+func (x *reduction) parses(in *Input, files []File) bool {
+	orig := map[string][]byte{}
+	for _, f := range in.Files {
+		orig[f.Path] = f.Data
+	}
+	for _, f := range files {
+		syn := x.Syntax(f.Path)
+		if syn == nil || string(f.Data) == string(orig[f.Path]) {
+			continue
+		}
+		if _, err := syn.Normalize(f.Path, orig[f.Path], f.Data); err != nil {
+			x.skip()
+			return false
+		}
+	}
+	return true
+}
+
+// skip counts a candidate not tested because it does not parse.
+func (x *reduction) skip() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.stats.Skipped++
+	x.status()
+}
+
+// rewrite runs the syntaxes' tree passes on the files selected by fail.
+// It returns the rebased input when they made progress, nil otherwise.
+func (x *reduction) rewrite(ctx context.Context, fail selection) (*Input, error) {
+	in := x.current()
+	files := in.files(fail)
+	var rfiles []rewrite.File
+	some := false
+	for _, f := range files {
+		syn := x.Syntax(f.Path)
+		some = some || syn != nil
+		rfiles = append(rfiles, rewrite.File{Path: f.Path, Data: f.Data, Syntax: syn})
+	}
+	if !some {
+		return nil, nil
+	}
+	back := func(rfs []rewrite.File) []File {
+		out := make([]File, len(rfs))
+		for i, rf := range rfs {
+			out[i] = File{Path: rf.Path, Data: rf.Data, Mode: files[i].Mode}
+		}
+		return out
+	}
+	cfg := rewrite.Config{
+		Workers: x.Jobs,
+		OnRound: func(syntax, _ string, _ int) {
+			x.mu.Lock()
+			x.stats.Level = syntax
+			x.mu.Unlock()
+		},
+		OnSkip: func(string, error) { x.skip() },
+		OnImprove: func(rfs []rewrite.File) {
+			if err := x.saveFiles(back(rfs)); err != nil {
+				x.fail(err)
+			}
+		},
+	}
+	test := func(ctx context.Context, rfs []rewrite.File) reduce.Outcome { return x.testFiles(ctx, back(rfs)) }
+	out, _, err := rewrite.Reduce(ctx, rfiles, test, cfg)
+	if fatal := x.fatalErr(); fatal != nil {
+		return nil, fatal
+	}
+	var rebased *Input
+	for i := range out {
+		if len(out[i].Data) < len(files[i].Data) {
+			rebased = x.rebase(back(out))
+			break
+		}
+	}
+	if err != nil {
+		return rebased, fmt.Errorf("rewrite: %w", err)
+	}
+	return rebased, nil
+}
+
+// saveFiles writes a failing candidate found by rewriting when it is
+// smaller than the best result so far.
+func (x *reduction) saveFiles(files []File) error {
+	weight, size := 0, 0
+	for _, f := range files {
+		weight += len(f.Data) + 1
+		size += len(f.Data)
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if weight >= x.best.fail.weight() {
+		return nil
+	}
+	var err error
+	if x.in.Dir {
+		err = writeTree(x.Output, files)
+	} else {
+		err = writeFile(x.Output, files[0].Data, files[0].Mode)
+	}
+	if err != nil {
+		return err
+	}
+	// Record the weight reached: a selection of the current input of the
+	// same weight would do, but the input changes only after the round.
+	x.best.fail = selection{{present: true, spans: []Span{{0, weight - 1}}}}
+	x.stats.Bytes = size
+	x.status()
+	return nil
+}
+
+// normalize formats the final result with the syntaxes (gofmt for Go,
+// the original's indentation for JSON) and keeps it when it still fails.
+func (x *reduction) normalize(ctx context.Context, fail selection) (*Input, error) {
+	in := x.current()
+	files := in.files(fail)
+	changed := false
+	for i, f := range files {
+		syn := x.Syntax(f.Path)
+		if syn == nil {
+			continue
+		}
+		norm, err := syn.Normalize(f.Path, f.Data, f.Data)
+		if err == nil && string(norm) != string(f.Data) {
+			files[i].Data = norm
+			changed = true
+		}
+	}
+	if !changed {
+		return nil, nil
+	}
+	x.mu.Lock()
+	x.stats.Level = "format"
+	x.mu.Unlock()
+	if x.testFiles(ctx, files) != reduce.Fail {
+		return nil, x.fatalErr()
+	}
+	return x.rebase(files), nil
+}

@@ -1,0 +1,730 @@
+package gosyntax
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/culprit-go/culprit/reduce/rewrite"
+)
+
+// analysis holds a parsed file and the nodes the rounds edit.
+type analysis struct {
+	text []byte
+	fset *token.FileSet
+	file *ast.File
+	tf   *token.File
+	info *types.Info // nil without type information
+
+	stmts    [][]ast.Stmt // statements by depth, 0 = function bodies
+	exprs    [][]ast.Expr // replaceable expressions by depth
+	noExpr   map[ast.Expr]bool
+	calls    []*ast.CallExpr
+	idents   []*ast.Ident
+	declared []string // names declared in the file, in order
+}
+
+func (a *analysis) off(p token.Pos) int { return a.tf.Offset(p) }
+
+func (a *analysis) src(n ast.Node) string { return string(a.text[a.off(n.Pos()):a.off(n.End())]) }
+
+// del deletes a node with the blanks and the newline that follow it.
+func (a *analysis) del(n ast.Node) rewrite.Edit {
+	end := a.off(n.End())
+	for end < len(a.text) && (a.text[end] == ' ' || a.text[end] == '\t') {
+		end++
+	}
+	if end < len(a.text) && a.text[end] == '\n' {
+		end++
+	}
+	return rewrite.Edit{{Start: a.off(n.Pos()), End: end}}
+}
+
+func (a *analysis) repl(n ast.Node, text string) rewrite.Edit {
+	return rewrite.Edit{{Start: a.off(n.Pos()), End: a.off(n.End()), Text: text}}
+}
+
+// listDel deletes element k of a comma-separated list with its comma.
+func (a *analysis) listDel(items []ast.Node, k int) rewrite.Replacement {
+	switch {
+	case k+1 < len(items):
+		return rewrite.Replacement{Start: a.off(items[k].Pos()), End: a.off(items[k+1].Pos())}
+	case k > 0:
+		return rewrite.Replacement{Start: a.off(items[k-1].End()), End: a.off(items[k].End())}
+	}
+	return rewrite.Replacement{Start: a.off(items[k].Pos()), End: a.off(items[k].End())}
+}
+
+// collect walks the file once and records the nodes of the rounds.
+func (a *analysis) collect() {
+	a.noExpr = map[ast.Expr]bool{}
+	seen := map[string]bool{}
+	declare := func(id *ast.Ident) {
+		if id != nil && id.Name != "_" && !seen[id.Name] {
+			seen[id.Name] = true
+			a.declared = append(a.declared, id.Name)
+		}
+	}
+	var stack []ast.Node
+	stmtDepth, exprDepth := 0, 0
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		if n == nil {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch top.(type) {
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				stmtDepth--
+			}
+			if _, ok := top.(ast.Expr); ok && !a.noExpr[top.(ast.Expr)] {
+				exprDepth--
+			}
+			return true
+		}
+		if _, ok := n.(*ast.ImportSpec); ok {
+			return false
+		}
+		stack = append(stack, n)
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			a.addStmts(stmtDepth, n.List)
+			stmtDepth++
+		case *ast.CaseClause:
+			a.addStmts(stmtDepth, n.Body)
+			stmtDepth++
+			for _, e := range n.List {
+				a.noType(e)
+			}
+		case *ast.CommClause:
+			a.addStmts(stmtDepth, n.Body)
+			stmtDepth++
+		case *ast.FuncDecl:
+			if n.Recv == nil {
+				declare(n.Name)
+			}
+		case *ast.TypeSpec:
+			declare(n.Name)
+			a.noType(n.Type)
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				declare(id)
+			}
+			a.noType(n.Type)
+		case *ast.Field:
+			for _, id := range n.Names {
+				declare(id)
+			}
+			a.noType(n.Type)
+		case *ast.AssignStmt:
+			for _, e := range n.Lhs {
+				a.noExpr[e] = true
+				if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE {
+					declare(id)
+				}
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if e != nil {
+					a.noExpr[e] = true
+					if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE {
+						declare(id)
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			a.noExpr[n.X] = true
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				a.noExpr[n.X] = true
+			}
+		case *ast.CallExpr:
+			a.calls = append(a.calls, n)
+			a.noExpr[n.Fun] = true
+		case *ast.SelectorExpr:
+			a.noExpr[n.Sel] = true
+			if id, ok := n.X.(*ast.Ident); ok && a.isPackage(id) {
+				a.noExpr[id] = true
+			}
+		case *ast.KeyValueExpr:
+			a.noExpr[n.Key] = true
+		case *ast.CompositeLit:
+			a.noType(n.Type)
+		case *ast.FuncLit:
+			a.noType(n.Type)
+		case *ast.TypeAssertExpr:
+			a.noType(n.Type)
+		case *ast.LabeledStmt:
+			a.noExpr[n.Label] = true
+		case *ast.BranchStmt:
+			if n.Label != nil {
+				a.noExpr[n.Label] = true
+			}
+		case *ast.Ident:
+			a.idents = append(a.idents, n)
+		}
+		if e, ok := n.(ast.Expr); ok && !a.noExpr[e] {
+			if a.replaceable(e) {
+				for len(a.exprs) <= exprDepth {
+					a.exprs = append(a.exprs, nil)
+				}
+				a.exprs[exprDepth] = append(a.exprs[exprDepth], e)
+			}
+			exprDepth++
+		}
+		return true
+	})
+}
+
+// noType marks a type expression and everything in it as no value.
+func (a *analysis) noType(e ast.Expr) {
+	if e == nil {
+		return
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.BlockStmt:
+			return false
+		case ast.Expr:
+			a.noExpr[n] = true
+		}
+		return true
+	})
+}
+
+// isPackage reports whether id names an imported package.
+func (a *analysis) isPackage(id *ast.Ident) bool {
+	for _, imp := range a.file.Imports {
+		if importName(imp) == id.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// replaceable reports whether e is a value that a round may replace.
+func (a *analysis) replaceable(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.KeyValueExpr, *ast.Ellipsis, *ast.ArrayType, *ast.MapType, *ast.ChanType,
+		*ast.FuncType, *ast.StructType, *ast.InterfaceType:
+		return false
+	}
+	if a.info != nil {
+		tv, ok := a.info.Types[e]
+		if ok && !tv.IsValue() {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analysis) addStmts(depth int, list []ast.Stmt) {
+	for len(a.stmts) <= depth {
+		a.stmts = append(a.stmts, nil)
+	}
+	a.stmts[depth] = append(a.stmts[depth], list...)
+}
+
+// rounds lists the rounds on this file, largest subtrees first.
+func (a *analysis) rounds() []func() []rewrite.Edit {
+	rs := []func() []rewrite.Edit{a.comments, a.decls, a.members}
+	for d := range a.stmts {
+		rs = append(rs,
+			func() []rewrite.Edit { return a.deleteStmts(d) },
+			func() []rewrite.Edit { return a.unwrap(d, false) },
+			func() []rewrite.Edit { return a.unwrap(d, true) })
+	}
+	rs = append(rs, a.params)
+	for d := range a.exprs {
+		rs = append(rs,
+			func() []rewrite.Edit { return a.operand(d, false) },
+			func() []rewrite.Edit { return a.operand(d, true) },
+			func() []rewrite.Edit { return a.zero(d) })
+	}
+	return append(rs, a.inline, a.shortenIdents, a.emptyLiterals, a.halveStrings)
+}
+
+func (a *analysis) comments() []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, g := range a.file.Comments {
+		out = append(out, a.del(g))
+	}
+	return out
+}
+
+func (a *analysis) decls() []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, d := range a.file.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Lparen.IsValid() && len(g.Specs) > 1 {
+			for _, s := range g.Specs {
+				out = append(out, a.del(s))
+			}
+			continue
+		}
+		out = append(out, a.del(d))
+	}
+	return out
+}
+
+// members deletes struct fields and interface methods.
+func (a *analysis) members() []rewrite.Edit {
+	var out []rewrite.Edit
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		var fl *ast.FieldList
+		switch n := n.(type) {
+		case *ast.StructType:
+			fl = n.Fields
+		case *ast.InterfaceType:
+			fl = n.Methods
+		}
+		if fl != nil {
+			for _, f := range fl.List {
+				out = append(out, a.del(f))
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func (a *analysis) deleteStmts(d int) []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, s := range a.stmts[d] {
+		out = append(out, a.del(s))
+	}
+	return out
+}
+
+// body is the text inside a block's braces.
+func (a *analysis) body(b *ast.BlockStmt) string {
+	if b == nil || !b.Rbrace.IsValid() {
+		return ""
+	}
+	return strings.TrimSpace(string(a.text[a.off(b.Lbrace)+1 : a.off(b.Rbrace)]))
+}
+
+// clause is the text of a case clause's statements.
+func (a *analysis) clause(s ast.Stmt) string {
+	switch c := s.(type) {
+	case *ast.CaseClause:
+		return strings.TrimSpace(string(a.text[a.off(c.Colon)+1 : a.off(c.End())]))
+	case *ast.CommClause:
+		return strings.TrimSpace(string(a.text[a.off(c.Colon)+1 : a.off(c.End())]))
+	}
+	return ""
+}
+
+// unwrap replaces compound statements at depth d by a part of them: the
+// then-branch of an if, the body of a loop or block, the statement of a
+// label, the call of go and defer, the first clause of a switch; with
+// second set, the else-branch of an if and the last clause of a switch.
+func (a *analysis) unwrap(d int, second bool) []rewrite.Edit {
+	var out []rewrite.Edit
+	add := func(s ast.Stmt, text string) {
+		if text != a.src(s) {
+			out = append(out, a.repl(s, text))
+		}
+	}
+	withInit := func(init ast.Stmt, text string) string {
+		if init == nil {
+			return text
+		}
+		return a.src(init) + "\n" + text
+	}
+	for _, s := range a.stmts[d] {
+		switch s := s.(type) {
+		case *ast.IfStmt:
+			switch {
+			case !second:
+				add(s, withInit(s.Init, a.body(s.Body)))
+			case s.Else == nil:
+			case isBlock(s.Else):
+				add(s, withInit(s.Init, a.body(s.Else.(*ast.BlockStmt))))
+			default:
+				add(s, withInit(s.Init, a.src(s.Else)))
+			}
+		case *ast.ForStmt:
+			if !second {
+				add(s, a.body(s.Body))
+			}
+		case *ast.RangeStmt:
+			if !second {
+				add(s, a.body(s.Body))
+			}
+		case *ast.BlockStmt:
+			if !second {
+				add(s, a.body(s))
+			}
+		case *ast.LabeledStmt:
+			if !second {
+				add(s, a.src(s.Stmt))
+			}
+		case *ast.GoStmt:
+			if !second {
+				add(s, a.src(s.Call))
+			}
+		case *ast.DeferStmt:
+			if !second {
+				add(s, a.src(s.Call))
+			}
+		case *ast.SwitchStmt:
+			a.unwrapSwitch(s, s.Init, s.Body, second, add, withInit)
+		case *ast.TypeSwitchStmt:
+			a.unwrapSwitch(s, s.Init, s.Body, second, add, withInit)
+		case *ast.SelectStmt:
+			a.unwrapSwitch(s, nil, s.Body, second, add, withInit)
+		}
+	}
+	return out
+}
+
+func (a *analysis) unwrapSwitch(s, init ast.Stmt, body *ast.BlockStmt, second bool,
+	add func(ast.Stmt, string), withInit func(ast.Stmt, string) string) {
+	if body == nil || len(body.List) == 0 {
+		return
+	}
+	c := body.List[0]
+	if second {
+		if len(body.List) < 2 {
+			return
+		}
+		c = body.List[len(body.List)-1]
+	}
+	add(s, withInit(init, a.clause(c)))
+}
+
+func isBlock(s ast.Stmt) bool { _, ok := s.(*ast.BlockStmt); return ok }
+
+// params deletes each parameter of each function together with the
+// matching argument of the calls of the function in the file.
+func (a *analysis) params() []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, d := range a.file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Type.Params == nil {
+			continue
+		}
+		// The parameters, flattened: one item per name (or per unnamed
+		// field), and how to delete each from the signature.
+		var dels []rewrite.Replacement
+		fields := fd.Type.Params.List
+		fieldNodes := make([]ast.Node, len(fields))
+		for i, f := range fields {
+			fieldNodes[i] = f
+		}
+		variadic := false
+		for i, f := range fields {
+			if _, ok := f.Type.(*ast.Ellipsis); ok {
+				variadic = true
+			}
+			if len(f.Names) <= 1 {
+				dels = append(dels, a.listDel(fieldNodes, i))
+				continue
+			}
+			names := make([]ast.Node, len(f.Names))
+			for j, n := range f.Names {
+				names[j] = n
+			}
+			for j := range f.Names {
+				r := a.listDel(names, j)
+				if j == len(f.Names)-1 {
+					// "a, b int" -> "a int": delete ", b".
+					r = rewrite.Replacement{Start: a.off(f.Names[j-1].End()), End: a.off(f.Names[j].End())}
+				}
+				dels = append(dels, r)
+			}
+		}
+		if variadic {
+			continue
+		}
+		for k, del := range dels {
+			e := rewrite.Edit{del}
+			for _, c := range a.calls {
+				if !calls(c, fd) || len(c.Args) != len(dels) || c.Ellipsis.IsValid() {
+					continue
+				}
+				args := make([]ast.Node, len(c.Args))
+				for j, x := range c.Args {
+					args[j] = x
+				}
+				e = append(e, a.listDel(args, k))
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// calls reports whether the call may call the function or method fd.
+func calls(c *ast.CallExpr, fd *ast.FuncDecl) bool {
+	switch fun := c.Fun.(type) {
+	case *ast.Ident:
+		return fd.Recv == nil && fun.Name == fd.Name.Name
+	case *ast.SelectorExpr:
+		return fd.Recv != nil && fun.Sel.Name == fd.Name.Name
+	}
+	return false
+}
+
+// operand replaces expressions at depth d by an operand: a binary
+// expression by its left side (right with second), a call by its first
+// argument (last), a parenthesized, unary, star, index, slice, selector
+// or type assertion expression by its operand.
+func (a *analysis) operand(d int, second bool) []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, e := range a.exprs[d] {
+		var x ast.Expr
+		switch e := e.(type) {
+		case *ast.BinaryExpr:
+			x = e.X
+			if second {
+				x = e.Y
+			}
+		case *ast.CallExpr:
+			if len(e.Args) > 0 && !(second && len(e.Args) == 1) {
+				x = e.Args[0]
+				if second {
+					x = e.Args[len(e.Args)-1]
+				}
+			}
+		case *ast.ParenExpr:
+			if !second {
+				x = e.X
+			}
+		case *ast.UnaryExpr:
+			if !second {
+				x = e.X
+			}
+		case *ast.StarExpr:
+			if !second {
+				x = e.X
+			}
+		case *ast.IndexExpr:
+			x = e.X
+			if second {
+				x = e.Index
+			}
+		case *ast.SliceExpr:
+			if !second {
+				x = e.X
+			}
+		case *ast.SelectorExpr:
+			if !second && !a.noExpr[e.X] {
+				x = e.X
+			}
+		case *ast.TypeAssertExpr:
+			if !second {
+				x = e.X
+			}
+		}
+		if x != nil {
+			out = append(out, a.repl(e, a.src(x)))
+		}
+	}
+	return out
+}
+
+// zero replaces expressions at depth d by the zero value of their type.
+func (a *analysis) zero(d int) []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, e := range a.exprs[d] {
+		z := a.zeroOf(e)
+		if z != "" && z != a.src(e) {
+			out = append(out, a.repl(e, z))
+		}
+	}
+	return out
+}
+
+// zeroOf returns the zero value of e's type as source, or "" when it is
+// not known.
+func (a *analysis) zeroOf(e ast.Expr) string {
+	if a.info == nil {
+		if lit, ok := e.(*ast.BasicLit); ok {
+			return emptyLiteral(lit)
+		}
+		return ""
+	}
+	tv, ok := a.info.Types[e]
+	if !ok || tv.Type == nil || !tv.IsValue() {
+		return ""
+	}
+	t := tv.Type
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return "false"
+		case u.Info()&types.IsString != 0:
+			return `""`
+		case u.Info()&types.IsNumeric != 0:
+			return "0"
+		case u.Kind() == types.UntypedNil, u.Kind() == types.UnsafePointer:
+			return "nil"
+		}
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return "nil"
+	case *types.Struct, *types.Array:
+		if n, ok := t.(*types.Named); ok && n.TypeArgs().Len() > 0 {
+			return ""
+		}
+		return types.TypeString(t, func(p *types.Package) string {
+			if p.Name() == a.file.Name.Name {
+				return ""
+			}
+			return p.Name()
+		}) + "{}"
+	}
+	return ""
+}
+
+func emptyLiteral(lit *ast.BasicLit) string {
+	switch lit.Kind {
+	case token.STRING:
+		return `""`
+	case token.INT, token.FLOAT, token.IMAG:
+		return "0"
+	}
+	return ""
+}
+
+// inline replaces a variable defined once (x := e) and used once by its
+// value at the use, deleting the definition.
+func (a *analysis) inline() []rewrite.Edit {
+	uses := map[string][]*ast.Ident{}
+	for _, id := range a.idents {
+		uses[id.Name] = append(uses[id.Name], id)
+	}
+	var out []rewrite.Edit
+	for _, list := range a.stmts {
+		for _, s := range list {
+			as, ok := s.(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+				continue
+			}
+			id, ok := as.Lhs[0].(*ast.Ident)
+			if !ok || id.Name == "_" || len(uses[id.Name]) != 2 || uses[id.Name][0] != id {
+				continue
+			}
+			use := uses[id.Name][1]
+			if use.Pos() < as.End() {
+				continue
+			}
+			val := a.src(as.Rhs[0])
+			switch as.Rhs[0].(type) {
+			case *ast.Ident, *ast.BasicLit, *ast.CallExpr, *ast.SelectorExpr, *ast.IndexExpr, *ast.CompositeLit, *ast.ParenExpr:
+			default:
+				val = "(" + val + ")"
+			}
+			e := a.del(as)
+			e = append(e, a.repl(use, val)...)
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// shortenIdents renames each name declared in the file to a one- or
+// two-letter name not used in the file, everywhere it occurs.
+func (a *analysis) shortenIdents() []rewrite.Edit {
+	used := map[string]bool{}
+	for _, id := range a.idents {
+		used[id.Name] = true
+	}
+	byName := map[string][]*ast.Ident{}
+	for _, id := range a.idents {
+		byName[id.Name] = append(byName[id.Name], id)
+	}
+	next := 0
+	fresh := func() string {
+		for {
+			name := shortName(next)
+			next++
+			if !used[name] && token.Lookup(name) == token.IDENT && types.Universe.Lookup(name) == nil {
+				return name
+			}
+		}
+	}
+	var out []rewrite.Edit
+	for _, name := range a.declared {
+		if name == "main" || name == "init" || name == a.file.Name.Name || len(name) <= 1 {
+			continue
+		}
+		short := fresh()
+		if len(short) >= len(name) {
+			continue
+		}
+		var e rewrite.Edit
+		for _, id := range byName[name] {
+			e = append(e, rewrite.Replacement{Start: a.off(id.Pos()), End: a.off(id.End()), Text: short})
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// shortName returns the n-th name of a, b, ..., z, aa, ab, ...
+func shortName(n int) string {
+	const letters = "abcdefghijklmnopqrstuvwxyz"
+	if n < len(letters) {
+		return letters[n : n+1]
+	}
+	return shortName(n/len(letters)-1) + letters[n%len(letters):n%len(letters)+1]
+}
+
+// literals returns the string and number literals outside imports and
+// struct tags.
+func (a *analysis) literals() []*ast.BasicLit {
+	tags := map[*ast.BasicLit]bool{}
+	var out []*ast.BasicLit
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ImportSpec:
+			return false
+		case *ast.Field:
+			if n.Tag != nil {
+				tags[n.Tag] = true
+			}
+		case *ast.BasicLit:
+			if !tags[n] {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func (a *analysis) emptyLiterals() []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, lit := range a.literals() {
+		if z := emptyLiteral(lit); z != "" && z != lit.Value {
+			out = append(out, a.repl(lit, z))
+		}
+	}
+	return out
+}
+
+// halveStrings keeps the first half of each string literal.
+func (a *analysis) halveStrings() []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, lit := range a.literals() {
+		if lit.Kind != token.STRING {
+			continue
+		}
+		s, err := strconv.Unquote(lit.Value)
+		if err != nil || utf8.RuneCountInString(s) < 2 {
+			continue
+		}
+		r := []rune(s)
+		half := strconv.Quote(string(r[:len(r)/2]))
+		if strings.HasPrefix(lit.Value, "`") && !strings.ContainsAny(string(r[:len(r)/2]), "`\r") {
+			half = "`" + string(r[:len(r)/2]) + "`"
+		}
+		if len(half) < len(lit.Value) {
+			out = append(out, a.repl(lit, half))
+		}
+	}
+	return out
+}

@@ -1,0 +1,227 @@
+// Package gosyntax is the rewrite.Syntax of Go source files.
+//
+// Largest subtrees first, it proposes to delete comments, declarations,
+// struct fields and interface methods, statements (block by block from
+// the function bodies down, case clauses included) and function
+// parameters together with the matching argument of every call in the
+// file; to replace an if by its then- or else-branch, a loop, block,
+// labeled, go or defer statement by its body or call, a switch by one of
+// its clauses; an expression by an operand (a binary expression by either
+// side, a call by its first or last argument, a parenthesized, unary,
+// index or selector expression by its operand) or by the zero value of
+// its type; to inline a variable used once; to shorten identifiers and
+// string and number literals. Each alternative for a node is a separate
+// round, so an if may become its then-branch, its else-branch, or
+// nothing.
+//
+// Candidates are parsed, lose the imports the edits made unused, and are
+// gofmt-formatted; a candidate that does not parse is rejected. Unless
+// NoTypes is set, candidates are also type-checked with go/types and
+// rejected when they have a type error the original file did not have:
+// on a file that type-checks, only type-correct candidates are tested,
+// and on a file with a compile error, only candidates whose errors are
+// among the original's.
+package gosyntax
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/culprit-go/culprit/reduce/rewrite"
+)
+
+// Syntax is the Go syntax. It remembers the type errors of the first text
+// it sees for each path, so use one Syntax per reduction. The zero value
+// is ready to use.
+type Syntax struct {
+	// NoTypes turns off the go/types check of candidates: every candidate
+	// that parses is tested, and zero values are only proposed for
+	// literals.
+	NoTypes bool
+
+	mu   sync.Mutex // guards the fields below and serializes type checks
+	imp  types.Importer
+	base map[string]map[string]bool // path -> the original's type errors
+}
+
+// Name returns "go".
+func (*Syntax) Name() string { return "go" }
+
+// ErrTypes: a candidate has a type error that the original does not have.
+var ErrTypes = errors.New("new type error")
+
+// typeErrors type-checks a parsed file and returns the messages of its
+// errors, and the type information when it has none.
+func (s *Syntax) typeErrors(fset *token.FileSet, f *ast.File) (map[string]bool, *types.Info) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.imp == nil {
+		s.imp = importer.Default()
+	}
+	msgs := map[string]bool{}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	conf := types.Config{
+		Importer: s.imp,
+		Error: func(err error) {
+			var te types.Error
+			if errors.As(err, &te) {
+				msgs[te.Msg] = true
+			} else {
+				msgs[err.Error()] = true
+			}
+		},
+	}
+	conf.Check(f.Name.Name, fset, []*ast.File{f}, info)
+	return msgs, info
+}
+
+// baseline returns the original's type errors for path, recording them
+// from text the first time.
+func (s *Syntax) baseline(path string, text []byte) map[string]bool {
+	s.mu.Lock()
+	b, ok := s.base[path]
+	s.mu.Unlock()
+	if ok {
+		return b
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, text, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	b, _ = s.typeErrors(fset, f)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.base == nil {
+		s.base = map[string]map[string]bool{}
+	}
+	if old, ok := s.base[path]; ok {
+		return old
+	}
+	s.base[path] = b
+	return b
+}
+
+// Normalize parses the candidate, deletes the imports that were used in
+// old and no longer are, formats it as gofmt does and, unless NoTypes is
+// set, rejects it when it has a type error the original does not have.
+func (s *Syntax) Normalize(path string, old, candidate []byte) ([]byte, error) {
+	var base map[string]bool
+	if !s.NoTypes {
+		base = s.baseline(path, old)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, candidate, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("go: %w", err)
+	}
+	if len(f.Imports) > 0 {
+		usedBefore := usedNames(old)
+		usedNow := usedNames(candidate)
+		for _, imp := range append([]*ast.ImportSpec(nil), f.Imports...) {
+			name := importName(imp)
+			if name != "_" && name != "." && usedBefore[name] && !usedNow[name] {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				var alias string
+				if imp.Name != nil {
+					alias = imp.Name.Name
+				}
+				astutil.DeleteNamedImport(fset, f, alias, p)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := format.Node(&b, fset, f); err != nil {
+		return nil, fmt.Errorf("go: format: %w", err)
+	}
+	out := b.Bytes()
+	if !s.NoTypes {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, out, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, fmt.Errorf("go: formatted: %w", err)
+		}
+		msgs, _ := s.typeErrors(fset, f)
+		for m := range msgs {
+			if !base[m] {
+				return nil, fmt.Errorf("go: %s: %w", m, ErrTypes)
+			}
+		}
+	}
+	return out, nil
+}
+
+// importName is the name an import declares: its alias, or a guess from
+// the last element of its path ("yaml" for "gopkg.in/yaml.v3").
+func importName(imp *ast.ImportSpec) string {
+	if imp.Name != nil {
+		return imp.Name.Name
+	}
+	p, _ := strconv.Unquote(imp.Path.Value)
+	name := path.Base(p)
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		name = name[:i]
+	}
+	if strings.HasPrefix(name, "v") {
+		if _, err := strconv.Atoi(name[1:]); err == nil && len(name) > 1 {
+			name = path.Base(path.Dir(p))
+		}
+	}
+	name = strings.TrimPrefix(name, "go-")
+	return strings.ReplaceAll(name, "-", "")
+}
+
+// usedNames returns the identifiers used as the operand of a selector
+// (pkg.Name, x.f): the candidates for import names in use.
+func usedNames(src []byte) map[string]bool {
+	used := map[string]bool{}
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return used
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	return used
+}
+
+// Edits proposes the edits of one round on text; see the package
+// documentation for the rounds.
+func (s *Syntax) Edits(path string, text []byte, round int) ([]rewrite.Edit, bool) {
+	if !s.NoTypes {
+		s.baseline(path, text)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, text, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, false
+	}
+	a := &analysis{text: text, fset: fset, file: f, tf: fset.File(f.Pos())}
+	if !s.NoTypes {
+		_, a.info = s.typeErrors(fset, f)
+	}
+	a.collect()
+	rounds := a.rounds()
+	if round >= len(rounds) {
+		return nil, false
+	}
+	return rounds[round](), round+1 < len(rounds)
+}

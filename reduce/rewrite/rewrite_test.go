@@ -1,0 +1,100 @@
+package rewrite_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/culprit-go/culprit/reduce"
+	"github.com/culprit-go/culprit/reduce/rewrite"
+)
+
+func TestApply(t *testing.T) {
+	tests := []struct {
+		reason string
+		edits  []rewrite.Edit
+		want   string
+		err    error
+	}{
+		{"nothing", nil, "f(a, b, c)", nil},
+		{"one deletion", []rewrite.Edit{{{Start: 2, End: 5}}}, "f(b, c)", nil},
+		{"overlapping deletions merge", []rewrite.Edit{{{Start: 5, End: 8}}, {{Start: 3, End: 9}}}, "f(a)", nil},
+		{"a replacement inside a deletion disappears", []rewrite.Edit{{{Start: 2, End: 9}}, {{Start: 5, End: 6, Text: "x"}}}, "f()", nil},
+		{"replacements and deletions in one edit", []rewrite.Edit{{{Start: 0, End: 1, Text: "g"}, {Start: 2, End: 5}}}, "g(b, c)", nil},
+		{"insertion", []rewrite.Edit{{{Start: 2, End: 2, Text: "z, "}}}, "f(z, a, b, c)", nil},
+		{"crossing replacements", []rewrite.Edit{{{Start: 2, End: 6, Text: "x"}}, {{Start: 5, End: 8, Text: "y"}}}, "", rewrite.ErrOverlap},
+	}
+	for _, tt := range tests {
+		got, err := rewrite.Apply([]byte("f(a, b, c)"), tt.edits)
+		if !errors.Is(err, tt.err) || err == nil && string(got) != tt.want {
+			t.Errorf("%s: Apply = %q, %v; want %q, %v", tt.reason, got, err, tt.want, tt.err)
+		}
+	}
+	if _, err := rewrite.Apply([]byte("ab"), []rewrite.Edit{{{Start: 1, End: 5}}}); err == nil {
+		t.Error("Apply out of range: no error")
+	}
+}
+
+// words is a toy syntax: each round proposes to delete one word per edit,
+// then (round 1) to replace each word by "x"; candidates with an empty
+// text do not parse.
+type words struct{}
+
+func (words) Name() string { return "words" }
+
+func (words) Edits(_ string, text []byte, round int) ([]rewrite.Edit, bool) {
+	var out []rewrite.Edit
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && text[i] != ' ' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			switch round {
+			case 0:
+				end := min(i+1, len(text))
+				out = append(out, rewrite.Edit{{Start: start, End: end}})
+			case 1:
+				out = append(out, rewrite.Edit{{Start: start, End: i, Text: "x"}})
+			}
+			start = -1
+		}
+	}
+	return out, round < 1
+}
+
+func (words) Normalize(_ string, _, c []byte) ([]byte, error) {
+	s := strings.Join(strings.Fields(string(c)), " ")
+	if s == "" {
+		return nil, errors.New("empty")
+	}
+	return []byte(s), nil
+}
+
+func TestReduce(t *testing.T) {
+	in := "alpha beta gamma delta epsilon"
+	for _, workers := range []int{1, 3} {
+		test := func(_ context.Context, files []rewrite.File) reduce.Outcome {
+			if f := strings.Fields(string(files[0].Data)); len(f) >= 2 && strings.Contains(string(files[0].Data), "gamma") {
+				return reduce.Fail
+			}
+			return reduce.Pass
+		}
+		var improved []string
+		cfg := rewrite.Config{Workers: workers, OnImprove: func(fs []rewrite.File) { improved = append(improved, string(fs[0].Data)) }}
+		out, st, err := rewrite.Reduce(context.Background(), []rewrite.File{{Path: "w", Data: []byte(in), Syntax: words{}}}, test, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(out[0].Data); got != "x gamma" && got != "gamma x" {
+			t.Errorf("workers %d: Reduce = %q, want two words with gamma", workers, got)
+		}
+		if st.Tests == 0 || st.Rounds == 0 || len(improved) == 0 {
+			t.Errorf("workers %d: stats %+v, %d improvements", workers, st, len(improved))
+		}
+	}
+}
