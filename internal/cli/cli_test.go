@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 		"flaky":   func() { flaky(readArg(1)) },
 		"shout":   func() { shout(readArg(1)) },
 		"tree":    func() { mystery(readTree(1)) },
+		"gotypes": func() { gotypes(os.Args[1]) },
+		"jsonbug": func() { jsonbug(readArg(1)) },
+		"divzero": func() { divzero(readArg(1)) },
 	})
 }
 

@@ -18,8 +18,12 @@ import (
 	"time"
 
 	"github.com/culprit-go/culprit/reduce"
+	"github.com/culprit-go/culprit/reduce/brackets"
 	reducecmd "github.com/culprit-go/culprit/reduce/command"
+	"github.com/culprit-go/culprit/reduce/gosyntax"
+	"github.com/culprit-go/culprit/reduce/jsontree"
 	"github.com/culprit-go/culprit/reduce/oracle"
+	"github.com/culprit-go/culprit/reduce/rewrite"
 )
 
 // exitInterrupted is reduce's status when Ctrl-C (or SIGTERM) stopped it
@@ -45,6 +49,7 @@ Flags:
 // reduceFlags are the parsed flags of culprit reduce.
 type reduceFlags struct {
 	mode, out, levels, match, script string
+	lang                             string
 	jobs, repeat                     int
 	timeout                          time.Duration
 	ignoreOutput, json, verbose      bool
@@ -56,6 +61,7 @@ func runReduce(e *env, args []string) int {
 	fs.StringVar(&f.mode, "mode", "min", "`min` minimizes the failing input, max maximizes a passing one, diff does both")
 	fs.StringVar(&f.out, "o", "", "write the result to `PATH` (default FILE.reduced, or FILE.passing with --mode max)")
 	fs.StringVar(&f.levels, "levels", "", "comma-separated `levels`, coarse to fine: files, lines, tokens, bytes (default: files (for a directory),lines,tokens,bytes)")
+	fs.StringVar(&f.lang, "lang", "", "syntax of the input for tree reduction: `go`, json, text (brackets and indentation) or none (default: by file extension, text for unknown files)")
 	fs.StringVar(&f.match, "match", "", "the failure is `REGEX` matching the output (stdout and stderr), with the original's exit status")
 	fs.StringVar(&f.script, "test", "", "C-Reduce style interestingness test: `SCRIPT` exits 0 when the candidate is interesting")
 	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "test `N` candidates in parallel")
@@ -142,6 +148,10 @@ func newReducer(f *reduceFlags, files []string, hasCmd bool, cmdArgs []string) (
 		r.Levels = levels
 	}
 
+	if _, err := syntaxOf(f.lang, false); err != nil {
+		return nil, err
+	}
+
 	file := filepath.Clean(files[0])
 	if base := filepath.Base(file); base == "." || base == ".." || base == string(filepath.Separator) {
 		// Name the directory, so that results go next to it, not in it.
@@ -160,6 +170,10 @@ func newReducer(f *reduceFlags, files []string, hasCmd bool, cmdArgs []string) (
 		return nil, err
 	}
 	r.Input = in
+	if f.levels == "" || f.lang != "" {
+		// --levels alone names exactly the levels to run.
+		r.Syntax, _ = syntaxOf(f.lang, in.Dir)
+	}
 	r.Output, r.Passing = file+".reduced", file+".passing"
 	if f.out != "" {
 		if r.Mode == reduce.Max {
@@ -199,6 +213,42 @@ func newReducer(f *reduceFlags, files []string, hasCmd bool, cmdArgs []string) (
 		r.Judge.Rule = oracle.GoPanic
 	}
 	return r, nil
+}
+
+// syntaxOf returns the syntax of each file for --lang: by extension when
+// lang is empty (Go for .go, JSON for .json, brackets for the rest), or
+// the one named for every file (in a directory, Go and JSON only for the
+// files with their extension).
+func syntaxOf(lang string, dir bool) (func(path string) rewrite.Syntax, error) {
+	goSyn, jsonSyn, text := &gosyntax.Syntax{}, &jsontree.Syntax{}, brackets.Syntax{}
+	switch lang {
+	case "":
+		return func(p string) rewrite.Syntax {
+			switch filepath.Ext(p) {
+			case ".go":
+				return goSyn
+			case ".json":
+				return jsonSyn
+			}
+			return text
+		}, nil
+	case "go", "json":
+		var syn rewrite.Syntax = goSyn
+		if lang == "json" {
+			syn = jsonSyn
+		}
+		return func(p string) rewrite.Syntax {
+			if !dir || filepath.Ext(p) == "."+lang {
+				return syn
+			}
+			return nil
+		}, nil
+	case "text":
+		return func(string) rewrite.Syntax { return text }, nil
+	case "none":
+		return nil, nil
+	}
+	return nil, fmt.Errorf("unknown --lang %q (want go, json, text or none)", lang)
 }
 
 // notOriginal refuses a result path that would overwrite the original.
@@ -250,6 +300,7 @@ type reduceSummary struct {
 	PassingBytes   *int     `json:"passing_bytes,omitempty"`
 	Tests          int      `json:"tests"`
 	CacheHits      int      `json:"cache_hits"`
+	Skipped        int      `json:"skipped_unparsable"`
 	Sweeps         int      `json:"sweeps"`
 	Seconds        float64  `json:"seconds"`
 	TimeoutSeconds float64  `json:"timeout_seconds"`
@@ -293,6 +344,7 @@ func reduceMain(e *env, f *reduceFlags, r *reducecmd.Reducer) int {
 			Result:         result,
 			Tests:          sum.Tests,
 			CacheHits:      sum.CacheHits,
+			Skipped:        sum.Skipped,
 			Sweeps:         sum.Sweeps,
 			Seconds:        sum.Elapsed.Seconds(),
 			TimeoutSeconds: sum.Timeout.Seconds(),
@@ -334,7 +386,11 @@ func report(w io.Writer, r *reducecmd.Reducer, sum reducecmd.Summary, result str
 			fmt.Fprintf(w, "passing: %s (%d bytes; difference: %s)\n", r.Passing, sum.PassingBytes, plural(sum.FinalBytes-sum.PassingBytes, "byte"))
 		}
 	}
-	fmt.Fprintf(w, "tests: %d run, %d cached, %.1fs\n", sum.Tests, sum.CacheHits, sum.Elapsed.Seconds())
+	skipped := ""
+	if sum.Skipped > 0 {
+		skipped = fmt.Sprintf(", %d skipped unparsable", sum.Skipped)
+	}
+	fmt.Fprintf(w, "tests: %d run, %d cached%s, %.1fs\n", sum.Tests, sum.CacheHits, skipped, sum.Elapsed.Seconds())
 }
 
 // plural formats a count of things.

@@ -162,7 +162,9 @@ func (a *analysis) collect() {
 				a.noExpr[n.Label] = true
 			}
 		case *ast.Ident:
-			a.idents = append(a.idents, n)
+			if n != a.file.Name {
+				a.idents = append(a.idents, n)
+			}
 		}
 		if e, ok := n.(ast.Expr); ok && !a.noExpr[e] {
 			if a.replaceable(e) {
@@ -235,7 +237,7 @@ func (a *analysis) rounds() []func() []rewrite.Edit {
 			func() []rewrite.Edit { return a.unwrap(d, false) },
 			func() []rewrite.Edit { return a.unwrap(d, true) })
 	}
-	rs = append(rs, a.params)
+	rs = append(rs, a.params, a.args)
 	for d := range a.exprs {
 		rs = append(rs,
 			func() []rewrite.Edit { return a.operand(d, false) },
@@ -456,6 +458,24 @@ func (a *analysis) params() []rewrite.Edit {
 	return out
 }
 
+// args deletes each argument of each call.
+func (a *analysis) args() []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, c := range a.calls {
+		if c.Ellipsis.IsValid() {
+			continue
+		}
+		args := make([]ast.Node, len(c.Args))
+		for j, x := range c.Args {
+			args[j] = x
+		}
+		for k := range args {
+			out = append(out, rewrite.Edit{a.listDel(args, k)})
+		}
+	}
+	return out
+}
+
 // calls reports whether the call may call the function or method fd.
 func calls(c *ast.CallExpr, fd *ast.FuncDecl) bool {
 	switch fun := c.Fun.(type) {
@@ -648,7 +668,7 @@ func (a *analysis) shortenIdents() []rewrite.Edit {
 	}
 	var out []rewrite.Edit
 	for _, name := range a.declared {
-		if name == "main" || name == "init" || name == a.file.Name.Name || len(name) <= 1 {
+		if name == "main" || name == "init" || len(name) <= 1 || a.isPackage(&ast.Ident{Name: name}) {
 			continue
 		}
 		short := fresh()

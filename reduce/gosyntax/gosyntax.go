@@ -17,7 +17,8 @@
 // Candidates are parsed, lose the imports the edits made unused, and are
 // gofmt-formatted; a candidate that does not parse is rejected. Unless
 // NoTypes is set, candidates are also type-checked with go/types and
-// rejected when they have a type error the original file did not have:
+// rejected when they have a type error the original file did not have
+// (other than something declared, imported or evaluated and not used):
 // on a file that type-checks, only type-correct candidates are tested,
 // and on a file with a compile error, only candidates whose errors are
 // among the original's.
@@ -156,12 +157,20 @@ func (s *Syntax) Normalize(path string, old, candidate []byte) ([]byte, error) {
 		}
 		msgs, _ := s.typeErrors(fset, f)
 		for m := range msgs {
-			if !base[m] {
+			if !base[m] && !benign(m) {
 				return nil, fmt.Errorf("go: %s: %w", m, ErrTypes)
 			}
 		}
 	}
 	return out, nil
+}
+
+// benign reports whether a type error only says that something is
+// unused: deleting code makes such errors on the way to a smaller
+// program, and the next rounds delete what is unused.
+func benign(msg string) bool {
+	return strings.HasPrefix(msg, "declared and not used") || strings.HasSuffix(msg, "imported and not used") ||
+		strings.Contains(msg, "is not used")
 }
 
 // importName is the name an import declares: its alias, or a guess from
