@@ -6,8 +6,12 @@ var (
 	traceDir         = ""   // directory the events file goes to; "" records nothing
 	numSites  uint32 = 0    // sites in the site table
 	module           = "rt" // used in the events file name until Package is called
-	callLimit uint32 = 0    // calls of a function recorded before sampling; 0 records all
+	callLimit uint32 = 0    // events of one site recorded before sampling; 0 records all
 )
 
-// raceMode makes S use atomic operations: the program runs under -race.
+// raceMode makes counters atomic: the program runs under -race.
 const raceMode = false
+
+// Ctr is a statement or branch counter: uint32 under -race (atomic
+// stores), a byte otherwise.
+type Ctr = uint8

@@ -36,7 +36,11 @@ func TestRoundTrip(t *testing.T) {
 	traceDir, numSites, module = dir, 70, "example.com/p"
 	root = newT(0, "")
 	calls = make([]uint32, numSites)
-	t.Cleanup(func() { traceDir, numSites, module = "", 0, "rt" })
+	var ctr [40]Ctr // sites 30 to 69
+	Counters(ctr[:], 30)
+	var ctr0 [30]Ctr // sites 0 to 29
+	Counters(ctr0[:], 0)
+	t.Cleanup(func() { traceDir, numSites, module, ctrs = "", 0, "rt", nil })
 
 	var wg sync.WaitGroup
 	run := func(tb *fakeTB, fn func(c *T)) {
@@ -51,20 +55,28 @@ func TestRoundTrip(t *testing.T) {
 	}
 	a := &fakeTB{name: "TestA"}
 	run(a, func(c *T) {
-		c.S(3)
-		c.B(true, 10)
-		c.B(false, 12)
+		ctr0[3] = 1
+		B(true, &ctr0[10], &ctr0[11])
+		B(false, &ctr0[12], &ctr0[13])
 		var nilp *point
-		c.Exit(5, Enter(5, 7, -3, uint16(9), "hi", 2.5, true, nil, nilp, &point{}, []int{1, 2}, point{1, 2}, string(make([]byte, 100))))
+		c.Exit(5, Enter(5, 99, 7, -3, uint16(9), "hi", 2.5, true, nil, nilp, &point{}, []int{1, 2}, point{1, 2}, string(make([]byte, 100))))
 		done := make(chan bool)
-		go func() { Cur().S(64); done <- true }() // inherits the test
+		go func() { ctr[64-30] = 1; done <- true }() // runs while the test does
 		<-done
+		// A call linked to the callee's entry, a read, a write, a panic
+		// and recover, a goroutine, a channel send and receive.
+		x := 42
+		callee := func(v int) int { Enter(5, 99).Exit(5); return v }
+		Ret(c.C(20, 99), 20, callee(W(c, 21, R(c, 22, x))))
+		Recv(c, 24, done, Send(c, 23, done, true))
+		c.Recovered(26, Panic(c, 25, "boom"))
+		Started(27, c.Go(27))
 	})
 	b := &fakeTB{name: "TestB", failed: true}
-	run(b, func(c *T) { c.S(3); c.S(69) })
+	run(b, func(c *T) { ctr0[3] = 1; ctr[69-30] = 1 })
 	s := &fakeTB{name: "TestS", skipped: true}
 	run(s, func(c *T) {})
-	Cur().S(1) // no test
+	ctr0[1] = 1 // no test
 	closeTrace(0)
 	w = writer{}
 
@@ -105,10 +117,10 @@ func TestRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tests:\n got %+v\nwant %+v", got, want)
 	}
-	if len(p.Calls) != 2 {
-		t.Fatalf("calls: %+v", p.Calls)
+	if len(p.Events) != 14 {
+		t.Fatalf("events: %+v", p.Events)
 	}
-	vals := p.Calls[0].Values
+	vals := p.Events[0].Values
 	wantVals := []string{"7", "-3", "9", `"hi"`, "2.5", "true", "nil", "nil", "*rt.point(len 0)", "[]int(len 2)", "rt.point{...}",
 		`"` + string(make([]byte, 64)) + `"...(100 bytes)`}
 	if len(vals) != len(wantVals) {
@@ -122,7 +134,65 @@ func TestRoundTrip(t *testing.T) {
 	if vals[11].Len != 100 || len(vals[11].Str) != trace.MaxString {
 		t.Errorf("long string: %d of %d bytes", len(vals[11].Str), vals[11].Len)
 	}
-	if c := p.Calls[1]; !c.Exit || c.Site != 5 || c.Test != 1 || c.Goroutine != p.Calls[0].Goroutine {
+	if c := p.Events[1]; !c.Exit() || c.Site != 5 || c.Test != 1 || c.Goroutine != p.Events[0].Goroutine {
 		t.Errorf("exit: %+v", c)
+	}
+	type rec struct {
+		Tag  byte
+		Site int
+		From int
+		Ref  uint64
+		Val  string
+	}
+	var recs []rec
+	for _, e := range p.Events[2:] {
+		r := rec{e.Tag, e.Site, e.From, e.Ref, ""}
+		for _, v := range e.Values {
+			r.Val += v.String() + ";"
+		}
+		recs = append(recs, r)
+	}
+	wantRecs := []rec{
+		{'C', 20, -1, 0, ""},
+		{'R', 22, -1, 0, "42;"},
+		{'W', 21, -1, 0, "42;"},
+		{'E', 5, 20, 0, ""}, // called from the call at 20
+		{'X', 5, -1, 0, ""},
+		{'V', 20, -1, 0, "42;"},
+		{'S', 23, -1, 1, "true;"},
+		{'U', 24, -1, 1, "true;"},
+		{'P', 25, -1, 0, `"boom";`},
+		{'Q', 26, -1, 0, `"boom";`},
+		{'G', 27, -1, 1, ""},
+		{'H', 27, -1, 1, ""},
+	}
+	if !reflect.DeepEqual(recs, wantRecs) {
+		t.Errorf("stream records:\n got %+v\nwant %+v", recs, wantRecs)
+	}
+}
+
+// TestNoAllocs checks that recording values allocates nothing once the
+// buffers are warm: tests that count allocations must see what they see
+// uninstrumented.
+func TestNoAllocs(t *testing.T) {
+	traceDir, numSites, module = t.TempDir(), 10, "example.com/p"
+	root = newT(0, "")
+	calls = make([]uint32, numSites)
+	t.Cleanup(func() { traceDir, numSites, module = "", 0, "rt"; w = writer{} })
+	c := Cur()
+	p := &point{1, 2}
+	s := "a string"
+	n := 100000
+	f := func() {
+		x := Enter(1, 2, p, s, n, 2.5, *p)
+		R(c, 3, p)
+		W(c, 4, n)
+		Ret(c.C(5, 0), 5, s)
+		c.V(6, n, p)
+		x.Exit(1, n)
+	}
+	f()
+	if a := testing.AllocsPerRun(100, f); a != 0 {
+		t.Errorf("%v allocations per run, want 0", a)
 	}
 }

@@ -3,12 +3,14 @@
 // only the standard library, and as little of it as it can: nothing it
 // imports can be instrumented.
 //
-// Statement and branch events are bytes in a per-test array, set at the
-// cost of a load and, the first time, a store. Function entries and
-// exits go to one buffered stream. Everything is written, in the format
-// the trace package specifies, to one events file per process: when a test
-// ends (its spectrum), when the buffer fills, and at exit, including after
-// a test panics, before a test timeout fires and in os.Exit calls the
+// Statement and branch events are counters in per-package arrays
+// (counters.go), attributed to tests at test boundaries. Stream events
+// (function entries and exits, reads, writes, calls, panics, goroutines,
+// channel operations; events.go) go to one buffered stream, attributed to
+// tests by goroutine. Everything is written, in the format the trace
+// package specifies, to one events file per process: when a test ends
+// (its spectrum), when the buffer fills, and at exit, including after a
+// test panics, before a test timeout fires and in os.Exit calls the
 // instrumenter redirected here.
 //
 // The names below are called from generated code; they are not an API.
@@ -29,25 +31,28 @@ type TB interface {
 	Cleanup(func())
 }
 
-// T is one test's recording state; instrumented functions look it up once
-// at entry (Cur) and mark sites through it.
+// T is one test's recording state.
 type T struct {
 	id    uint32
 	name  string
 	tb    TB
 	lbl   unsafe.Pointer
-	words []uint32       // one byte per site, 1 when executed, four to a word
-	base  unsafe.Pointer // &words[0]
+	hits  []uint8 // one byte per site, 1 when executed
 	ended atomic.Bool
-	muted *T   // shares bits; its Exit records nothing (a call not sampled)
+	muted *T   // its Exit records nothing (a call not sampled)
 	mute  bool // this is a muted twin
+
+	// Attribution of counters (guarded by mu).
+	running bool // started, not paused in t.Parallel, body not returned
+	blocked int  // subtests it waits for in t.Run
+	parent  *T   // the test that waits in t.Run for this one, until it pauses or ends
+	shared  bool // other tests ran at the same time for part of it
 }
 
-// newT returns a test state with its bitset and muted twin.
+// newT returns a test state with its spectrum and muted twin.
 func newT(id uint32, name string) *T {
-	t := &T{id: id, name: name, words: make([]uint32, numSites/4+1)}
-	t.base = unsafe.Pointer(&t.words[0])
-	t.muted = &T{id: id, name: name, words: t.words, base: t.base, mute: true}
+	t := &T{id: id, name: name, hits: make([]uint8, numSites)}
+	t.muted = &T{id: id, name: name, mute: true}
 	return t
 }
 
@@ -111,48 +116,6 @@ func lookup(p unsafe.Pointer) *T {
 	return root
 }
 
-// S records that statement (or branch outcome) id executed. As go test
-// -cover does, it stores without synchronization unless the program runs
-// under the race detector: racing stores write the same 1.
-func (t *T) S(id uint32) {
-	if raceMode {
-		w := &t.words[id>>2]
-		if m := uint32(1) << (8 * (id & 3)); atomic.LoadUint32(w)&m == 0 {
-			atomic.OrUint32(w, m)
-		}
-		return
-	}
-	p := (*uint8)(unsafe.Pointer(uintptr(t.base) + uintptr(id)))
-	if *p == 0 {
-		*p = 1
-	}
-}
-
-// B records the outcome of the two-way decision whose true site is id
-// (false is id+1) and returns c.
-func (t *T) B(c bool, id uint32) bool {
-	if c {
-		t.S(id)
-	} else {
-		t.S(id + 1)
-	}
-	return c
-}
-
-// SB records statement s, then decision id as B does; it instruments an
-// "else if", where no statement can be inserted.
-func (t *T) SB(s uint32, c bool, id uint32) bool {
-	t.S(s)
-	return t.B(c, id)
-}
-
-// SC records statement s and returns c; it instruments an "else if"
-// when branch events are off.
-func (t *T) SC(s uint32, c bool) bool {
-	t.S(s)
-	return c
-}
-
 // Test registers the test tb on the running goroutine, unless tb is
 // already running (a helper taking t, a subtest calling a helper with its
 // parent's t). It returns the test's state, nil when it registered nothing.
@@ -171,6 +134,49 @@ func Test(tb TB) *T {
 	return t
 }
 
+// Done runs deferred at the top of a test function registered by Test:
+// the test's body returned; its parallel subtests and cleanups may still
+// run.
+func Done(t *T) {
+	if t == nil {
+		return
+	}
+	mu.Lock()
+	flushLocked()
+	t.running = false
+	t.unblockLocked()
+	mu.Unlock()
+}
+
+// unblockLocked tells t's parent that t.Run returned or will soon.
+func (t *T) unblockLocked() {
+	if p := t.parent; p != nil {
+		p.blocked--
+		t.parent = nil
+	}
+}
+
+// Parallel replaces t.Parallel() in instrumented code: the test pauses
+// until its parent's body returns, and its parent goes on meanwhile.
+func Parallel(tb interface{ Parallel() }) {
+	v, ok := byTB.Load(tb)
+	if !ok || traceDir == "" {
+		tb.Parallel()
+		return
+	}
+	t := v.(*T)
+	mu.Lock()
+	flushLocked()
+	t.running = false
+	t.unblockLocked()
+	mu.Unlock()
+	tb.Parallel()
+	mu.Lock()
+	flushLocked()
+	t.running = true
+	mu.Unlock()
+}
+
 // Example registers the example name on the running goroutine.
 func Example(name string) *T {
 	if traceDir == "" {
@@ -185,6 +191,13 @@ func start(name string, kind uint8, parent *T) *T {
 	t.lbl = setTestLabel(name)
 	byLabel.Store(t.lbl, t)
 	mu.Lock()
+	flushLocked()
+	t.running = true
+	if parent != root && parent.running && !parent.ended.Load() {
+		// The parent waits in t.Run until t ends or pauses.
+		parent.blocked++
+		t.parent = parent
+	}
 	old := active.Load().([]*T)
 	next := make([]*T, len(old), len(old)+1)
 	copy(next, old)
@@ -207,6 +220,8 @@ func End(t *T) {
 		return
 	}
 	mu.Lock()
+	flushLocked()
+	t.running = false
 	if panicking() {
 		t.endLocked(outPanic)
 		snapshotLocked()
@@ -247,6 +262,12 @@ func (t *T) finish() {
 		out = outSkip
 	}
 	mu.Lock()
+	// What ran since the last boundary (the test's cleanups) is the
+	// test's, and that of any test running alongside.
+	t.running, t.blocked = true, 0
+	flushLocked()
+	t.running = false
+	t.unblockLocked()
 	t.endLocked(out)
 	if panicked {
 		snapshotLocked()
@@ -275,41 +296,33 @@ func (t *T) endLocked(out uint64) {
 
 func (t *T) writeHitsLocked(out uint64) {
 	n := 0
-	for i := range t.words {
-		n += bytesSet(atomic.LoadUint32(&t.words[i]))
+	for _, h := range t.hits {
+		if h != 0 {
+			n++
+		}
 	}
 	w.byte('O')
 	w.uv(uint64(t.id))
 	w.uv(out)
+	flags := uint64(0)
+	if t.shared {
+		flags |= 1
+	}
+	w.uv(flags)
 	w.uv(uint64(n))
 	prev := uint64(0)
-	for i := range t.words {
-		b := atomic.LoadUint32(&t.words[i])
-		for j := 0; b != 0; j++ {
-			if b&0xff != 0 {
-				id := uint64(i*4 + j)
-				w.uv(id - prev)
-				prev = id
-			}
-			b >>= 8
+	for i, h := range t.hits {
+		if h != 0 {
+			w.uv(uint64(i) - prev)
+			prev = uint64(i)
 		}
 	}
-}
-
-// bytesSet counts the non-zero bytes of x.
-func bytesSet(x uint32) int {
-	n := 0
-	for ; x != 0; x >>= 8 {
-		if x&0xff != 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // snapshotLocked writes what the tests still running have recorded, with
 // outcome running, and what code outside tests recorded.
 func snapshotLocked() {
+	flushLocked()
 	for _, t := range active.Load().([]*T) {
 		if !t.ended.Load() {
 			t.writeHitsLocked(outRunning)

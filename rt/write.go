@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -77,7 +76,7 @@ func (w *writer) flush() {
 		w.f = f
 		var h writer
 		h.buf = append(h.buf, "CPEVENTS"...)
-		h.uv(1)
+		h.uv(2) // trace.Version
 		h.str(module)
 		h.uv(uint64(os.Getpid()))
 		h.uv(uint64(numSites))
@@ -128,6 +127,8 @@ func (w *writer) value(v interface{}) {
 	switch x := v.(type) {
 	case nil:
 		w.byte(1)
+	case blank:
+		w.byte(0)
 	case bool:
 		if x {
 			w.byte(3)
@@ -208,54 +209,6 @@ func (w *writer) reflectValue(v reflect.Value) {
 		w.byte(9)
 		w.uv(id)
 	}
-}
-
-// Enter records the entry of function site with its receiver and
-// parameter values, and returns the caller's test state.
-//
-// Past callLimit calls of one function, only calls whose number is a
-// power of two are recorded, so hot functions cannot flood the trace; the
-// muted state returned then records statements but not the exit.
-func Enter(site uint32, vals ...interface{}) *T {
-	t := Cur()
-	if callLimit > 0 && int(site) < len(calls) {
-		if n := atomic.AddUint32(&calls[site], 1); n > callLimit && n&(n-1) != 0 {
-			return t.muted
-		}
-	}
-	t.call('E', site, vals)
-	return t
-}
-
-// calls counts each function's calls, for sampling.
-var calls []uint32
-
-// Exit records the exit of function site with its result values; it runs
-// deferred.
-func (t *T) Exit(site uint32, vals ...interface{}) {
-	if !t.mute {
-		t.call('X', site, vals)
-	}
-}
-
-func (t *T) call(tag byte, site uint32, vals []interface{}) {
-	mu.Lock()
-	if w.vals == nil {
-		w.vals = new(writer)
-	}
-	v := w.vals
-	v.buf = v.buf[:0]
-	for _, x := range vals {
-		v.value(x)
-	}
-	w.byte(tag)
-	w.uv(uint64(t.id))
-	w.uv(w.goroutine())
-	w.uv(uint64(site))
-	w.uv(uint64(len(vals)))
-	w.buf = append(w.buf, v.buf...)
-	w.maybeFlush()
-	mu.Unlock()
 }
 
 // panicking reports whether the caller runs deferred by a panic (or in

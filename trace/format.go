@@ -45,31 +45,68 @@
 //	+--------------------------------------------------------------+
 //	| records, each a one-byte tag and its fields:                 |
 //	|  'T' test start: uv test | uv parent | uv kind | string name |
-//	|  'O' test end:   uv test | uv outcome | uv nhits |           |
+//	|  'O' test end:   uv test | uv outcome | uv flags | uv nhits | |
 //	|                  nhits x uv delta (ascending site IDs, each  |
 //	|                  the difference from the previous, from 0)   |
 //	|  'Y' type name:  uv type | string name                       |
-//	|  'E' func entry: uv test | uv goroutine | uv site | values   |
-//	|  'X' func exit:  uv test | uv goroutine | uv site | values   |
 //	|  'Z' end:        sv exit status (-1: not known)              |
+//	| stream records, each: uv test | uv goroutine | uv site |    |
+//	|                  then per tag:                               |
+//	|  'E' func entry: uv call site + 1 (0: not known) | values    |
+//	|  'X' func exit:  values                                      |
+//	|  'R' read:       value                                       |
+//	|  'W' write:      value                                       |
+//	|  'C' call:       (nothing more)                              |
+//	|  'V' returned:   values (the call's results, at the call)    |
+//	|  'P' panic:      value                                       |
+//	|  'Q' recover:    value (nil: nothing was recovered)          |
+//	|  'G' go:         uv spawn                                    |
+//	|  'H' started:    uv spawn (site: the go statement)           |
+//	|  'S' send:       uv channel | value                          |
+//	|  'U' receive:    uv channel | value                          |
 //	+--------------------------------------------------------------+
 //
 // Test IDs start at 1 in each events file; test 0 is "no test": code run by
 // package initialization, TestMain, or goroutines no test started. A test
 // end record carries the set of statement and branch-outcome sites the test
-// executed (its spectrum); a test that the process left running when it
+// executed (its spectrum); flags bit 0 (FlagShared) says that other tests
+// ran at the same time for part of the test, and the spectrum holds what
+// they executed then too. A test that the process left running when it
 // died (panic, timeout, os.Exit) gets an end record with OutcomeRunning
 // when the runtime could flush at all. Records for one test can appear
 // after its end record (goroutines it left behind); readers attribute
 // them to the test all the same.
 //
-// Values are a uv count followed by that many values, each a tag byte:
+// Stream records are in the order the runtime wrote them, which for one
+// goroutine is the order they happened. Goroutines are small numbers, in
+// order of first appearance in the file. Linking:
+//   - a call: 'C' at the call site before the arguments are evaluated;
+//     the callee's 'E' (when it is instrumented) names that call site; 'V'
+//     at the call site after it returns, with the results when the
+//     call's value is used (one result, or an assignment of several).
+//     Calls whose several results feed another call or a return statement
+//     directly are not recorded (their callee's 'E' names no call site).
+//   - a goroutine: 'G' in the parent at the go statement with a spawn
+//     number unique in the file; 'H' as the child's first record, with
+//     the same spawn number (function literals only: "go f(x)" with a
+//     named function records 'G' alone).
+//   - a channel: 'S' and 'U' name the channel by a number unique among
+//     live channels of the process (its address may be reused after the
+//     channel is collected).
+//
+// Values are a tag byte and its fields (a record with values has a uv
+// count first):
 //
 //	0 unknown | 1 nil | 2 false | 3 true | 4 int: sv | 5 uint: uv |
 //	6 float: 8 bytes IEEE 754, little-endian |
 //	7 string: uv full length | string (at most MaxString bytes) |
 //	8 reference (non-nil pointer, slice, map, chan, func): uv type | uv len |
 //	9 other (struct, array, complex...): uv type
+//
+// Long strings keep their first MaxString bytes and their full length
+// (shown as "abc..."(100 bytes)); slices, maps and channels keep their
+// type and length, pointers and functions their type; structs and arrays
+// their type only. Type names are the reflect names ("[]main.point").
 //
 // A file that ends without a 'Z' record was cut short (the process was
 // killed, or died before the runtime could flush); the reader returns what
@@ -79,7 +116,7 @@
 package trace
 
 // Version is the format version written after each file's magic.
-const Version = 1
+const Version = 2
 
 // Magic strings opening the two kinds of files.
 const (
@@ -103,8 +140,22 @@ const (
 	TagType      = 'Y'
 	TagEnter     = 'E'
 	TagExit      = 'X'
+	TagRead      = 'R'
+	TagWrite     = 'W'
+	TagCall      = 'C'
+	TagReturn    = 'V'
+	TagPanic     = 'P'
+	TagRecover   = 'Q'
+	TagGo        = 'G'
+	TagStarted   = 'H'
+	TagSend      = 'S'
+	TagRecv      = 'U'
 	TagEnd       = 'Z'
 )
+
+// FlagShared in a test end record: other tests ran during part of the
+// test, and its spectrum holds what they executed then.
+const FlagShared = 1
 
 // Value tags.
 const (

@@ -28,9 +28,9 @@ type Process struct {
 	NumSites  int
 	Start     int64 // Unix nanoseconds
 	Tests     []*Test
-	Calls     []Call // function entries and exits in order, unless read with a callback
-	Exit      int    // exit status, -1 when not known
-	Truncated bool   // the file ended without an end record
+	Events    []Event // stream records in order, unless read with a callback
+	Exit      int     // exit status, -1 when not known
+	Truncated bool    // the file ended without an end record
 }
 
 // Test returns the test with the given ID, or nil.
@@ -252,11 +252,12 @@ func WriteSites(w io.Writer, t *Sites) error {
 	return nil
 }
 
-// ReadEvents decodes one events file. When onCall is not nil it receives
-// each function entry and exit in order and Process.Calls stays empty, so
-// long traces need not fit in memory. A file cut short is not an error:
-// the process holds what was read and Truncated is set.
-func ReadEvents(r io.Reader, onCall func(Call) error) (*Process, error) {
+// ReadEvents decodes one events file. When onEvent is not nil it receives
+// each stream record (function entries and exits, reads, writes...) in
+// order and Process.Events stays empty, so long traces need not fit in
+// memory. A file cut short is not an error: the process holds what was
+// read and Truncated is set.
+func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 	d := newDecoder(r)
 	br := d.r
 	if err := d.magic(EventsMagic); err != nil {
@@ -292,6 +293,7 @@ func ReadEvents(r io.Reader, onCall func(Call) error) (*Process, error) {
 		case TagTestEnd:
 			id := int(d.uv())
 			out := Outcome(d.uv())
+			flags := d.uv()
 			n := d.uv()
 			if n > uint64(p.NumSites) {
 				return nil, fmt.Errorf("events: test %d has %d hits for %d sites", id, n, p.NumSites)
@@ -314,28 +316,36 @@ func ReadEvents(r io.Reader, onCall func(Call) error) (*Process, error) {
 			// A test ended twice (running, then its real end) keeps the
 			// later outcome and the union of the hits.
 			t.Outcome, t.Ended = out, true
+			t.Shared = t.Shared || flags&FlagShared != 0
 			t.Hits = union(t.Hits, hits)
 		case TagType:
 			id := d.uv()
 			types[id] = d.str()
-		case TagEnter, TagExit:
-			c := Call{Exit: tag == TagExit, Test: int(d.uv()), Goroutine: int(d.uv()), Site: int(d.uv())}
-			n := d.uv()
-			if n > 1<<16 {
-				return nil, fmt.Errorf("events: call with %d values: corrupt file", n)
-			}
-			for i := uint64(0); i < n && d.err == nil; i++ {
-				c.Values = append(c.Values, d.value(types))
+		case TagEnter, TagExit, TagRead, TagWrite, TagCall, TagReturn, TagPanic, TagRecover, TagGo, TagStarted, TagSend, TagRecv:
+			e := Event{Tag: tag, Test: int(d.uv()), Goroutine: int(d.uv()), Site: int(d.uv()), From: -1}
+			switch tag {
+			case TagEnter:
+				e.From = int(d.uv()) - 1
+				e.Values = d.values(types)
+			case TagExit, TagReturn:
+				e.Values = d.values(types)
+			case TagRead, TagWrite, TagPanic, TagRecover:
+				e.Values = []Value{d.value(types)}
+			case TagGo, TagStarted:
+				e.Ref = d.uv()
+			case TagSend, TagRecv:
+				e.Ref = d.uv()
+				e.Values = []Value{d.value(types)}
 			}
 			if d.err != nil {
 				break
 			}
-			if onCall != nil {
-				if err := onCall(c); err != nil {
+			if onEvent != nil {
+				if err := onEvent(e); err != nil {
 					return nil, err
 				}
 			} else {
-				p.Calls = append(p.Calls, c)
+				p.Events = append(p.Events, e)
 			}
 		case TagEnd:
 			p.Exit = int(d.sv())
@@ -361,6 +371,22 @@ func ReadEvents(r io.Reader, onCall func(Call) error) (*Process, error) {
 		p.Truncated = false
 	}
 	return p, nil
+}
+
+// values reads a uv count and that many values.
+func (d *decoder) values(types map[uint64]string) []Value {
+	n := d.uv()
+	if n > 1<<16 {
+		if d.err == nil {
+			d.err = fmt.Errorf("record with %d values: corrupt file", n)
+		}
+		return nil
+	}
+	var vs []Value
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		vs = append(vs, d.value(types))
+	}
+	return vs
 }
 
 func (d *decoder) value(types map[uint64]string) Value {
@@ -425,8 +451,8 @@ func (t *Trace) Summary() string {
 		for _, x := range p.Tests {
 			counts[x.Outcome]++
 		}
-		fmt.Fprintf(&b, "%s: %d tests (%d pass, %d fail, %d skip, %d panic, %d running), %d calls",
-			p.Package, len(p.Tests), counts[OutcomePass], counts[OutcomeFail], counts[OutcomeSkip], counts[OutcomePanic], counts[OutcomeRunning], len(p.Calls))
+		fmt.Fprintf(&b, "%s: %d tests (%d pass, %d fail, %d skip, %d panic, %d running), %d stream records",
+			p.Package, len(p.Tests), counts[OutcomePass], counts[OutcomeFail], counts[OutcomeSkip], counts[OutcomePanic], counts[OutcomeRunning], len(p.Events))
 		if p.Truncated {
 			b.WriteString(", truncated")
 		}

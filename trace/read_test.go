@@ -38,10 +38,10 @@ func TestSitesRoundTrip(t *testing.T) {
 }
 
 func TestReadEventsTruncated(t *testing.T) {
-	file := []byte(EventsMagic + "\x01\x01p\x07\x0a\x00" +
+	file := []byte(EventsMagic + "\x02\x01p\x07\x0a\x00" +
 		"T\x01\x00\x00\x05TestA" +
-		"O\x01\x01\x02\x03\x02" + // hits 3, 5
-		"E\x01\x01\x04\x01\x04\x06" + // enter site 4, value int 3
+		"O\x01\x01\x00\x02\x03\x02" + // hits 3, 5
+		"E\x01\x01\x04\x00\x01\x04\x06" + // enter site 4 from no call site, value int 3
 		"X\x01\x01\x04\x01") // cut inside the values
 	tests := []struct {
 		reason    string
@@ -57,14 +57,14 @@ func TestReadEventsTruncated(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.reason, err)
 		}
-		if p.Truncated != tt.truncated || len(p.Calls) != tt.calls {
-			t.Errorf("%s: truncated %v calls %d, want %v %d", tt.reason, p.Truncated, len(p.Calls), tt.truncated, tt.calls)
+		if p.Truncated != tt.truncated || len(p.Events) != tt.calls {
+			t.Errorf("%s: truncated %v calls %d, want %v %d", tt.reason, p.Truncated, len(p.Events), tt.truncated, tt.calls)
 		}
 		if x := p.Test(1); x == nil || x.Name != "TestA" || x.Outcome != OutcomePass || !reflect.DeepEqual(x.Hits, []int{3, 5}) {
 			t.Errorf("%s: test 1 = %+v", tt.reason, x)
 		}
-		if p.Calls[0].Values[0].Int != 3 {
-			t.Errorf("%s: value %v", tt.reason, p.Calls[0].Values)
+		if e := p.Events[0]; e.Values[0].Int != 3 || e.From != -1 || e.Tag != TagEnter {
+			t.Errorf("%s: entry %+v", tt.reason, e)
 		}
 	}
 }
@@ -77,6 +77,7 @@ func TestParseEvents(t *testing.T) {
 	}{
 		{"stmt", EventStmt, false},
 		{"stmt,branch", EventStmt | EventBranch, false},
+		{"reads,writes,calls,panics,goroutines,chans", StreamEvents &^ EventFunc, false},
 		{"all", AllEvents, false},
 		{"stmt,bogus", 0, true},
 	}

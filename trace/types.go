@@ -13,6 +13,12 @@ const (
 	KindStmt   Kind = 1 // a statement: Info is empty
 	KindBranch Kind = 2 // one outcome of a decision: Info names it ("if true", "case 2", "&& rhs true"...)
 	KindFunc   Kind = 3 // a function: Info is "name(params) (results)" with the recorded value names
+	KindRead   Kind = 4 // a variable read: Info is the variable's name
+	KindWrite  Kind = 5 // a write: Info is what was written ("x", "p.f", "s[i]")
+	KindCall   Kind = 6 // a call: Info is the callee as written ("f", "x.M")
+	KindPanic  Kind = 7 // a panic call (Info "panic") or a recover call (Info "recover")
+	KindGo     Kind = 8 // a go statement: Info is the callee as written
+	KindSend   Kind = 9 // a channel send (Info "send") or receive (Info "receive")
 )
 
 func (k Kind) String() string {
@@ -23,6 +29,18 @@ func (k Kind) String() string {
 		return "branch"
 	case KindFunc:
 		return "func"
+	case KindRead:
+		return "read"
+	case KindWrite:
+		return "write"
+	case KindCall:
+		return "call"
+	case KindPanic:
+		return "panic"
+	case KindGo:
+		return "go"
+	case KindSend:
+		return "chan"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -35,10 +53,20 @@ const (
 	EventStmt   EventSet = 1 << iota // statements executed, per test
 	EventBranch                      // branch outcomes, per test
 	EventFunc                        // function entry and exit with values
+	EventRead                        // variable reads with values
+	EventWrite                       // writes with values
+	EventCall                        // call sites, linked to the callee's entry, with results
+	EventPanic                       // panics and recovers with values
+	EventGo                          // goroutine creation, parent to child
+	EventChan                        // channel sends and receives with values
 )
 
 // AllEvents holds every event kind the runtime can record.
-const AllEvents = EventStmt | EventBranch | EventFunc
+const AllEvents = EventStmt | EventBranch | EventFunc | EventRead | EventWrite | EventCall | EventPanic | EventGo | EventChan
+
+// StreamEvents are the kinds recorded as a stream of records (the others
+// are per-test sets of sites).
+const StreamEvents = AllEvents &^ (EventStmt | EventBranch)
 
 var eventNames = []struct {
 	name string
@@ -47,6 +75,12 @@ var eventNames = []struct {
 	{"stmt", EventStmt},
 	{"branch", EventBranch},
 	{"func", EventFunc},
+	{"reads", EventRead},
+	{"writes", EventWrite},
+	{"calls", EventCall},
+	{"panics", EventPanic},
+	{"goroutines", EventGo},
+	{"chans", EventChan},
 }
 
 // ParseEvents parses a comma-separated list of event kind names, or "all".
@@ -191,14 +225,22 @@ type Test struct {
 	Kind    TestKind
 	Outcome Outcome
 	Ended   bool  // an end record was seen
+	Shared  bool  // other tests ran at the same time for part of it: Hits holds theirs then too
 	Hits    []int // statement and branch-outcome sites executed, ascending
 }
 
-// Call is a function entry or exit.
-type Call struct {
-	Exit      bool
+// Event is one stream record: a function entry or exit, a read, a write,
+// a call, a panic or recover, a go statement or a goroutine's start, a
+// channel send or receive (trace/format.go says what each holds).
+type Event struct {
+	Tag       byte // one of the stream record tags: TagEnter, TagExit, TagRead...
 	Test      int
 	Goroutine int
 	Site      int
+	From      int    // TagEnter: the call site that made the call, -1 when not known
+	Ref       uint64 // TagGo, TagStarted: the spawn number; TagSend, TagRecv: the channel
 	Values    []Value
 }
+
+// Exit reports whether e is a function exit.
+func (e Event) Exit() bool { return e.Tag == TagExit }

@@ -280,7 +280,7 @@ func countTrace(dir string) (calls, hits int) {
 		if err != nil {
 			continue
 		}
-		p, err := trace.ReadEvents(bufio.NewReaderSize(f, 1<<16), func(trace.Call) error { calls++; return nil })
+		p, err := trace.ReadEvents(bufio.NewReaderSize(f, 1<<16), func(trace.Event) error { calls++; return nil })
 		f.Close()
 		if err != nil {
 			continue

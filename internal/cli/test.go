@@ -18,10 +18,28 @@ trace directory: the site table and one events file per test binary (the
 format is specified in the trace package).
 
 Event kinds (-events, comma-separated, or all):
-  stmt    statements executed, per test (the default)
-  branch  outcomes of if, for, switch and select cases, && and || operands,
-          range iterations, per test
-  func    function entries and exits with argument, receiver and result values
+  stmt        statements executed, per test (the default)
+  branch      outcomes of if, for, switch and select cases, && and ||
+              operands, range iterations, per test
+  func        function entries and exits with argument, receiver and
+              result values, each entry linked to the call site (calls)
+  reads       variable reads with their values, column-precise
+  writes      assignments, increments, declarations and range variables
+              with the values written
+  calls       call sites: a call record before the arguments, the callee's
+              entry names it, the results at the call site after it returns
+  panics      panic calls and recover calls with their values
+  goroutines  go statements, linked to the goroutine they start
+  chans       channel sends and receives with the values and the channel
+
+Statement and branch events are counters attributed to the tests running
+when they were set: exact when one test runs at a time; with parallel
+tests each gets what ran while they overlapped, and is marked shared
+(-- -parallel=1 for exact spectra). The other kinds are attributed per
+goroutine. Functions small enough for the compiler to inline that return
+pointers (or strings, slices...) record statements and branches only, so
+that their callers' allocations do not change; -inlinable records them
+too.
 
 -cover and -coverprofile cannot be combined with culprit test (go test
 ignores -overlay for the files it covers): statement events are coverage
@@ -33,12 +51,13 @@ Flags:
 // runTest runs go test instrumented.
 func runTest(e *env, args []string) int {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	events := fs.String("events", "stmt", "event kinds to record: `LIST` of stmt, branch, func, or all")
+	events := fs.String("events", "stmt", "event kinds to record: `LIST` of stmt, branch, func, reads, writes, calls, panics, goroutines, chans, or all")
+	inlinable := fs.Bool("inlinable", false, "record stream events in small functions the compiler would inline too (allocation counts can change)")
 	traceDir := fs.String("trace", "", "write the trace to `DIR` (default .culprit at the module root)")
 	instr := fs.String("instrument", "", "also instrument the packages matching `PATTERNS` (comma-separated)")
 	verbose := fs.Bool("x", false, "print what was instrumented and where the trace is, on stderr")
 	keep := fs.Bool("work", false, "keep the rewritten files (for debugging culprit)")
-	calls := fs.Int("calls", instrument.DefaultCallLimit, "with func events, record the first `N` calls of each function, then only calls numbered by powers of two (-1: all)")
+	calls := fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` stream events of each site (calls of a function, reads of a variable...), then only those numbered by powers of two (-1: all)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), testUsage)
 		fs.PrintDefaults()
@@ -75,6 +94,7 @@ func runTest(e *env, args []string) int {
 		Stderr:    e.stderr,
 		KeepWork:  *keep,
 		CallLimit: *calls,
+		Inlinable: *inlinable,
 	}
 	if *instr != "" {
 		cfg.Instrument = strings.Split(*instr, ",")

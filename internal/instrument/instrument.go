@@ -46,7 +46,8 @@ type Config struct {
 	Stderr     io.Writer
 	Env        []string // nil is os.Environ()
 	KeepWork   bool     // keep the temporary directory (for debugging)
-	CallLimit  int      // calls of one function recorded in full (0: DefaultCallLimit, < 0: no limit)
+	CallLimit  int      // events of one site recorded in full (0: DefaultCallLimit, < 0: no limit)
+	Inlinable  bool     // record stream events in small functions too, though it changes inlining
 }
 
 // DefaultCallLimit is how many calls of one function a test binary records
@@ -186,11 +187,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	overlay := map[string]string{}
 	sites := &siteTable{}
+	race := hasFlag(cfg.GoFlags, "race")
+	// Files are rewritten package by package (the package as compiled: a
+	// package with its internal test files, or an external test package),
+	// so that each package's sites have consecutive IDs and one counter
+	// array.
+	type job struct {
+		key  string // the compiled package
+		p    *packages.Package
+		f    *ast.File
+		path string
+		test bool
+	}
+	var jobs []job
 	done := map[string]bool{}
-	n := 0
-	// Test variants include the package's own files; rewrite them there
-	// (any variant would do: the rewriting of a file does not depend on it).
-	sort.SliceStable(all, func(i, j int) bool { return all[i].ID < all[j].ID })
 	for _, p := range all {
 		if strings.HasSuffix(p.ID, ".test") || p.Module == nil || !p.Module.Main {
 			continue
@@ -213,28 +223,107 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				continue
 			}
 			done[path] = true
-			src, err := os.ReadFile(path)
+			jobs = append(jobs, job{p.PkgPath, p, f, path, strings.HasSuffix(path, "_test.go")})
+		}
+	}
+	sort.SliceStable(jobs, func(i, j int) bool {
+		if jobs[i].key != jobs[j].key {
+			return jobs[i].key < jobs[j].key
+		}
+		return !jobs[i].test && jobs[j].test
+	})
+	n := 0
+	// ctrGroup is a compiled package with counters.
+	type ctrGroup struct {
+		p     *packages.Package
+		path  string // its first file
+		test  bool   // that file is a test file
+		count uint32
+		base  uint32
+	}
+	var groups []ctrGroup
+	coverCfg := filepath.Join(work, "coveragecfg.json")
+	for i := 0; i < len(jobs); {
+		j := i
+		base := uint32(len(sites.sites))
+		used := false
+		for ; j < len(jobs) && jobs[j].key == jobs[i].key; j++ {
+			jb := jobs[j]
+			src, err := os.ReadFile(jb.path)
 			if err != nil {
 				return nil, fmt.Errorf("instrument: %w", err)
 			}
-			tf := p.Fset.File(f.Pos())
+			tf := jb.p.Fset.File(jb.f.Pos())
 			if tf == nil || tf.Size() != len(src) {
-				res.Notes = append(res.Notes, fmt.Sprintf("%s: not instrumented: changed while loading", path))
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: not instrumented: changed while loading", jb.path))
 				continue
 			}
-			r := &fileRewriter{fset: p.Fset, info: p.TypesInfo, pkg: p.Types, file: f, tokFile: tf, src: src,
-				path: path, events: cfg.Events, isTest: strings.HasSuffix(path, "_test.go"), sites: sites}
+			r := &fileRewriter{fset: jb.p.Fset, info: jb.p.TypesInfo, pkg: jb.p.Types, file: jb.f, tokFile: tf, src: src,
+				path: jb.path, events: cfg.Events, isTest: jb.test, sites: sites, ctrBase: base, race: race, inlined: cfg.Inlinable}
 			out := r.rewrite()
 			res.Notes = append(res.Notes, r.notes...)
 			if out == nil {
 				continue
 			}
+			used = true
 			n++
-			dst := filepath.Join(work, "src", fmt.Sprintf("%d_%s", n, filepath.Base(path)))
+			dst := filepath.Join(work, "src", fmt.Sprintf("%d_%s", n, filepath.Base(jb.path)))
 			if err := writeFile(dst, out); err != nil {
 				return nil, err
 			}
-			overlay[path] = dst
+			overlay[jb.path] = dst
+		}
+		count := uint32(len(sites.sites)) - base
+		if used && count > 0 && cfg.Events&(trace.EventStmt|trace.EventBranch) != 0 {
+			groups = append(groups, ctrGroup{jobs[i].p, jobs[i].path, jobs[i].test, count, base})
+		}
+		i = j
+	}
+	// Each package with counters gets its array in a file of its own.
+	// The coverage configuration goes to the package, and cmd/go gives it
+	// to its external test package and its test binary's main package
+	// too: all of them need a package initializer, so an external test
+	// package without counters gets an empty registration.
+	var gcflags []string
+	flagged := map[string]bool{}
+	for _, g := range groups {
+		flagged[strings.TrimSuffix(g.p.PkgPath, "_test")] = true
+	}
+	have := map[string]bool{}
+	for _, g := range groups {
+		have[g.p.PkgPath] = true
+	}
+	for _, p := range all {
+		base := strings.TrimSuffix(p.PkgPath, "_test")
+		if !flagged[base] || have[p.PkgPath] || !strings.HasSuffix(p.PkgPath, "_test") || len(p.CompiledGoFiles) == 0 {
+			continue
+		}
+		have[p.PkgPath] = true
+		groups = append(groups, ctrGroup{p, p.CompiledGoFiles[0], true, 0, 0})
+	}
+	for i, g := range groups {
+		name := "zz_culprit_ctr.go"
+		if g.test {
+			name = "zz_culprit_ctr_test.go"
+		}
+		if strings.HasSuffix(g.p.Name, "_test") {
+			name = "zz_culprit_ctrx_test.go"
+		}
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "package %s\n\nimport %s %q\n\n", g.p.Name, rtName, rtPath)
+		if g.count > 0 {
+			fmt.Fprintf(&b, "var %s [%d]%s.Ctr\n\nvar _ = %s.Counters(%s[:], %d)\n", ctrName, g.count, rtName, rtName, ctrName, g.base)
+		} else {
+			fmt.Fprintf(&b, "var _ = %s.Counters(nil, 0)\n", rtName)
+		}
+		gen := filepath.Join(work, "src", fmt.Sprintf("ctr_%d_%s", i, name))
+		if err := writeFile(gen, b.Bytes()); err != nil {
+			return nil, err
+		}
+		overlay[filepath.Join(filepath.Dir(g.path), name)] = gen
+		if base := strings.TrimSuffix(g.p.PkgPath, "_test"); flagged[base] {
+			gcflags = append(gcflags, "-gcflags="+base+"=-coveragecfg="+coverCfg)
+			flagged[base] = false
 		}
 	}
 	res.Files = n
@@ -282,8 +371,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	case limit < 0:
 		limit = 0
 	}
-	if err := writeRT(rtDir, res.TraceDir, len(sites.sites), limit, hasFlag(cfg.GoFlags, "race")); err != nil {
+	if err := writeRT(rtDir, res.TraceDir, len(sites.sites), limit, race); err != nil {
 		return nil, err
+	}
+	if len(gcflags) > 0 {
+		if err := writeFile(coverCfg, []byte(coverageConfig)); err != nil {
+			return nil, err
+		}
+		gcflags = mergeGcflags(cfg.GoFlags, gcflags)
 	}
 	gomod, err := os.ReadFile(mod.GoMod)
 	if err != nil {
@@ -320,7 +415,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		args = append(args, "-count=1")
 	}
 	args = append(args, cfg.Packages...)
-	args = append(args, cfg.GoFlags...)
+	args = append(args, insertFlags(cfg.GoFlags, gcflags)...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -402,11 +497,15 @@ func writeRT(dir, traceDir string, nsites, callLimit int, race bool) error {
 			return err
 		}
 	}
-	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n)\n\nconst raceMode = %v\n", traceDir, nsites, callLimit, race)
+	ctr := "uint8"
+	if race {
+		ctr = "uint32"
+	}
+	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, race, ctr)
 	if err := writeFile(filepath.Join(dir, "config.go"), []byte(config)); err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(dir, "go.mod"), []byte("module "+rtPath+"\n\ngo 1.16\n"))
+	return writeFile(filepath.Join(dir, "go.mod"), []byte("module "+rtPath+"\n\ngo 1.18\n"))
 }
 
 func usesCgo(p *packages.Package) bool {
@@ -493,4 +592,64 @@ type siteTable struct{ sites []trace.Site }
 func (t *siteTable) add(s trace.Site) uint32 {
 	t.sites = append(t.sites, s)
 	return uint32(len(t.sites) - 1)
+}
+
+// coverageConfig tells the compiler (go tool compile -coveragecfg, the
+// file cmd/go writes for go test -cover) that the package's variables
+// named with ctrName's prefix are coverage counters: stores into them then
+// cost nothing in its inlining budget, so instrumented functions are
+// inlined as uninstrumented ones are. Counter mode "testmain" registers no
+// coverage metadata with the runtime.
+const coverageConfig = `{"MetaVar":"","MetaLen":0,"MetaHash":"00000000000000000000000000000000","Strategy":"normal","CounterPrefix":"` + ctrName + `","PkgIdVar":"","CounterMode":"testmain","CounterGranularity":"perblock"}`
+
+// mergeGcflags adds the user's own -gcflags arguments (those without a
+// package pattern) to culprit's per-package ones, which would otherwise
+// replace them for the instrumented packages.
+func mergeGcflags(user, ours []string) []string {
+	var extra string
+	for i := 0; i < len(user); i++ {
+		f := user[i]
+		if f == "--" || f == "-args" || f == "--args" {
+			break
+		}
+		name := strings.TrimLeft(f, "-")
+		var val string
+		switch {
+		case strings.HasPrefix(name, "gcflags="):
+			val = name[len("gcflags="):]
+		case name == "gcflags" && i+1 < len(user):
+			val = user[i+1]
+			i++
+		default:
+			continue
+		}
+		if pat, args, ok := strings.Cut(val, "="); ok && !strings.HasPrefix(pat, "-") && !strings.Contains(pat, " ") {
+			_ = args // a pattern of the user's: ours come later and win for our packages
+			continue
+		}
+		extra = val
+	}
+	if extra == "" {
+		return ours
+	}
+	out := make([]string, len(ours))
+	for i, o := range ours {
+		pat, rest, _ := strings.Cut(strings.TrimPrefix(o, "-gcflags="), "=")
+		out[i] = "-gcflags=" + pat + "=" + extra + " " + rest
+	}
+	return out
+}
+
+// insertFlags puts extra flags after the user's go test flags, before any
+// -args.
+func insertFlags(user, extra []string) []string {
+	out := make([]string, 0, len(user)+len(extra))
+	for i, f := range user {
+		if f == "-args" || f == "--args" {
+			out = append(out, extra...)
+			return append(out, user[i:]...)
+		}
+		out = append(out, f)
+	}
+	return append(out, extra...)
 }

@@ -111,9 +111,9 @@ func TestConstructs(t *testing.T) {
 	}
 	// The parallel subtests' goroutines record Named under their test.
 	named := 0
-	for _, c := range p.Calls {
+	for _, c := range p.Events {
 		s := tr.Sites.Sites[c.Site]
-		if s.Func == "example.com/constructs.Named" && !c.Exit {
+		if s.Func == "example.com/constructs.Named" && c.Tag == trace.TagEnter {
 			x := p.Test(c.Test)
 			if x == nil || (x.Name != "TestPar/a" && x.Name != "TestPar/b") {
 				t.Errorf("Named called under test %v", x)

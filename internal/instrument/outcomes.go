@@ -92,7 +92,7 @@ func settleExamples(traceDir string, out *outputScanner) error {
 		if err != nil {
 			return fmt.Errorf("settle examples: %w", err)
 		}
-		p, err := trace.ReadEvents(bufio.NewReader(f), func(trace.Call) error { return nil })
+		p, err := trace.ReadEvents(bufio.NewReader(f), func(trace.Event) error { return nil })
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("settle examples: %s: %w", name, err)
@@ -117,7 +117,8 @@ func settleExamples(traceDir string, out *outputScanner) error {
 			recs = append(recs, trace.TagTestEnd)
 			recs = binary.AppendUvarint(recs, uint64(t.ID))
 			recs = binary.AppendUvarint(recs, uint64(o))
-			recs = binary.AppendUvarint(recs, 0)
+			recs = binary.AppendUvarint(recs, 0) // flags
+			recs = binary.AppendUvarint(recs, 0) // no hits
 		}
 		if len(recs) == 0 {
 			continue

@@ -19,6 +19,13 @@ const (
 	rtName  = "_culpritrt" // the import name of the runtime package
 	tName   = "_culpritT"  // a function's test state
 	resName = "_culpritR"  // names given to unnamed results
+	// ctrName is the package's counter array. The compiler is told that
+	// variables with this prefix are coverage counters (coveragecfg), so
+	// that stores into them cost nothing in its inlining budget: no other
+	// generated name may start with it.
+	ctrName    = "_culpritC"
+	atomicName = "_culpritatomic" // sync/atomic, under -race
+	spawnName  = "_culpritS"      // the spawn number a go statement passes its function literal
 )
 
 // insertion is one piece of text inserted at an offset of the original
@@ -49,17 +56,38 @@ type fileRewriter struct {
 	edits   []insertion
 	seq     int
 	usesRT  bool
-	tail    []string // declarations appended to the file
-	goRoots map[*ast.FuncLit]bool
+	tail    []string                // declarations appended to the file
+	goRoots map[*ast.FuncLit]uint32 // function literals started by go statements -> go site + 1
 	lits    map[*ast.BlockStmt]*ast.FuncLit
 	notes   []string
+	ctrBase uint32 // site ID of the package's counter 0
+	race    bool   // counters are atomic (go test -race)
+	inlined bool   // record stream events in functions small enough to inline too
+	small   map[*types.Func]int
+
+	pendingAfter []afterText       // text for after(), registered while walking
+	inList       map[ast.Stmt]bool // statements of statement lists, where statements can be inserted
 }
 
 // funcState tracks one function body being instrumented.
 type funcState struct {
-	name   string
-	usesT  bool
-	parent *funcState
+	name    string
+	usesT   bool
+	parent  *funcState
+	stream  bool                // stream events are recorded in this function
+	generic bool                // the file's Go version allows calls of generic functions
+	safe    map[*types.Var]bool // local variables no call can change: reads are wrapped anywhere
+}
+
+// ctr returns the counter expression of site id.
+func (r *fileRewriter) ctr(id uint32) string { return fmt.Sprintf("%s[%d]", ctrName, id-r.ctrBase) }
+
+// setCtr returns the statement setting the counter of site id.
+func (r *fileRewriter) setCtr(id uint32) string {
+	if r.race {
+		return fmt.Sprintf("%s.StoreUint32(&%s, 1);", atomicName, r.ctr(id))
+	}
+	return r.ctr(id) + " = 1;"
 }
 
 func (r *fileRewriter) insert(off int, close bool, nest int, text string) {
@@ -87,7 +115,7 @@ func (r *fileRewriter) site(kind trace.Kind, from, to token.Pos, fn, info string
 // rewrite instruments the file and returns the new source, or nil when
 // nothing in it needed instrumenting.
 func (r *fileRewriter) rewrite() []byte {
-	r.goRoots = map[*ast.FuncLit]bool{}
+	r.goRoots = map[*ast.FuncLit]uint32{}
 	r.lits = map[*ast.BlockStmt]*ast.FuncLit{}
 	for _, d := range r.file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
@@ -105,8 +133,12 @@ func (r *fileRewriter) rewrite() []byte {
 		return nil
 	}
 	// The import goes right after the package clause.
-	r.insert(r.offset(r.file.Name.End()), false, -1000,
-		fmt.Sprintf(";import %s %q", rtName, rtPath))
+	imp := fmt.Sprintf(";import %s %q", rtName, rtPath)
+	if r.race {
+		imp += fmt.Sprintf(";import %s %q", atomicName, "sync/atomic")
+		r.tail = append(r.tail, fmt.Sprintf("var _ = %s.StoreUint32", atomicName))
+	}
+	r.insert(r.offset(r.file.Name.End()), false, -1000, imp)
 	return r.apply()
 }
 
@@ -180,15 +212,37 @@ func (r *fileRewriter) testParam(ft *ast.FuncType) string {
 
 // funcBody instruments one function (declaration or literal).
 func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast.BlockStmt, name string, parent *funcState, decl *ast.FuncDecl) {
-	fs := &funcState{name: name, parent: parent}
+	fs := &funcState{name: name, parent: parent, generic: r.generic()}
+	fs.stream = r.events&trace.StreamEvents != 0 && (r.inlined || !r.smallPointerFunc(ft, body))
+	if fs.stream && r.events&trace.EventRead != 0 {
+		fs.safe = safeLocals(r.info, ft, recv, body)
+	}
 	r.stmtList(fs, body.List)
 
 	var pro strings.Builder
-	if lit := r.litOf(body); lit != nil && r.goRoots[lit] {
+	lit := r.litOf(body)
+	if lit != nil && r.goRoots[lit] != 0 {
 		fmt.Fprintf(&pro, "defer %s.GoEnd();", rtName)
+		if r.events&trace.EventGo != 0 {
+			fmt.Fprintf(&pro, "%s.Started(%d, %s);", rtName, r.goRoots[lit]-1, spawnName)
+		}
 	}
 	if tp := r.testParam(ft); tp != "" {
-		fmt.Fprintf(&pro, "%s.Test(%s);", rtName, tp)
+		// Test functions and the function literals given to t.Run and
+		// f.Fuzz mark when their body returns; helpers taking t do not.
+		isTest := lit != nil
+		if decl != nil && decl.Recv == nil && parent == nil {
+			for _, p := range []string{"Test", "Benchmark", "Fuzz"} {
+				if strings.HasPrefix(decl.Name.Name, p) {
+					isTest = true
+				}
+			}
+		}
+		if isTest && r.isTest {
+			fmt.Fprintf(&pro, "defer %s.Done(%s.Test(%s));", rtName, rtName, tp)
+		} else {
+			fmt.Fprintf(&pro, "%s.Test(%s);", rtName, tp)
+		}
 	}
 	if decl != nil && decl.Recv == nil && r.isTest && r.file.Scope != nil && parent == nil {
 		n := decl.Name.Name
@@ -199,10 +253,10 @@ func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast
 			fmt.Fprintf(&pro, "defer %s.Close();", rtName)
 		}
 	}
-	if r.events&trace.EventFunc != 0 {
-		r.funcEvents(&pro, fs, ft, recv, body)
+	if fs.stream && r.events&trace.EventFunc != 0 {
+		r.funcEvents(&pro, fs, ft, recv, body, decl)
 	} else if fs.usesT {
-		fmt.Fprintf(&pro, "%s := %s.L(%s.P());", tName, rtName, rtName)
+		fmt.Fprintf(&pro, "%s := %s.Cur();", tName, rtName)
 	}
 	if pro.Len() > 0 {
 		r.usesRT = true
@@ -210,8 +264,19 @@ func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast
 	}
 }
 
+// generic reports whether the file's Go version allows calling generic
+// functions (go1.18): value-wrapping events need it.
+func (r *fileRewriter) generic() bool {
+	v := r.info.FileVersions[r.file]
+	if v == "" || !strings.HasPrefix(v, "go1.") {
+		return true
+	}
+	n, err := strconv.Atoi(strings.SplitN(v[len("go1."):], ".", 2)[0])
+	return err != nil || n >= 18
+}
+
 // funcEvents writes the prologue recording entry and exit values.
-func (r *fileRewriter) funcEvents(pro *strings.Builder, fs *funcState, ft *ast.FuncType, recv *ast.FieldList, body *ast.BlockStmt) {
+func (r *fileRewriter) funcEvents(pro *strings.Builder, fs *funcState, ft *ast.FuncType, recv *ast.FieldList, body *ast.BlockStmt, decl *ast.FuncDecl) {
 	var names []string
 	var shown []string
 	add := func(fl *ast.FieldList) {
@@ -266,7 +331,13 @@ func (r *fileRewriter) funcEvents(pro *strings.Builder, fs *funcState, ft *ast.F
 	if len(names) > 0 {
 		args = ", " + strings.Join(names, ", ")
 	}
-	fmt.Fprintf(pro, "%s := %s.Enter(%d%s);", tName, rtName, site, args)
+	key := uint32(0)
+	if decl != nil {
+		if obj, ok := r.info.Defs[decl.Name].(*types.Func); ok {
+			key = funcKey(obj)
+		}
+	}
+	fmt.Fprintf(pro, "%s := %s.Enter(%d, %d%s);", tName, rtName, site, key, args)
 	if len(results) > 0 {
 		fmt.Fprintf(pro, "defer func() { %s.Exit(%d, %s) }();", tName, site, strings.Join(results, ", "))
 	} else {
@@ -291,8 +362,7 @@ func (r *fileRewriter) mark(fs *funcState, s ast.Stmt) {
 		return
 	}
 	id := r.site(trace.KindStmt, inner.Pos(), inner.End(), fs.name, "")
-	fs.usesT = true
-	r.insert(r.offset(s.Pos()), false, -1000, fmt.Sprintf("%s.S(%d);", tName, id))
+	r.insert(r.offset(s.Pos()), false, -1000, r.setCtr(id))
 }
 
 // branchMark inserts a branch-outcome event at the start of a body.
@@ -301,14 +371,25 @@ func (r *fileRewriter) branchMark(fs *funcState, at token.Pos, from, to token.Po
 		return
 	}
 	id := r.site(trace.KindBranch, from, to, fs.name, info)
-	fs.usesT = true
-	r.insert(r.offset(at), false, -900, fmt.Sprintf("%s.S(%d);", tName, id))
+	r.insert(r.offset(at), false, -900, r.setCtr(id))
 }
 
 func (r *fileRewriter) stmtList(fs *funcState, list []ast.Stmt) {
 	for _, s := range list {
+		if r.inList == nil {
+			r.inList = map[ast.Stmt]bool{}
+		}
+		for inner := s; inner != nil; {
+			r.inList[inner] = true
+			l, ok := inner.(*ast.LabeledStmt)
+			if !ok {
+				break
+			}
+			inner = l.Stmt
+		}
 		r.mark(fs, s)
 		r.stmt(fs, s)
+		r.after(fs, s)
 	}
 }
 
@@ -333,8 +414,11 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 		}
 		r.stmtList(fs, s.Body.List)
 	case *ast.RangeStmt:
+		r.lvalue(fs, s.Key, s)
+		r.lvalue(fs, s.Value, s)
 		r.expr(fs, s.X)
 		r.branchMark(fs, s.Body.Lbrace+1, s.For, s.Body.Lbrace, "range iteration")
+		r.rangeEvents(fs, s)
 		r.stmtList(fs, s.Body.List)
 	case *ast.SwitchStmt:
 		if s.Init != nil {
@@ -353,40 +437,79 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 	case *ast.SelectStmt:
 		r.clauses(fs, s.Body, "select case")
 	case *ast.ExprStmt:
-		r.expr(fs, s.X)
+		ctx := ctxValue
+		if r.inList[s] {
+			ctx = ctxStmt
+		}
+		r.walk(fs, s.X, s, 0, ctx)
 	case *ast.AssignStmt:
 		for _, e := range s.Lhs {
-			r.expr(fs, e)
+			r.lvalue(fs, e, s)
+		}
+		ctx := ctxValue
+		if len(s.Lhs) > 1 && len(s.Rhs) == 1 {
+			ctx = ctxMulti // v, ok := m[k], <-ch, x.(T), f()
+		}
+		if r.inList[s] && ctx == ctxMulti {
+			ctx = ctxMultiStmt
 		}
 		for _, e := range s.Rhs {
-			r.expr(fs, e)
+			r.walk(fs, e, s, 0, ctx)
 		}
 	case *ast.ReturnStmt:
+		ctx := ctxValue
+		if len(s.Results) == 1 {
+			ctx = ctxMulti
+		}
 		for _, e := range s.Results {
-			r.expr(fs, e)
+			r.walk(fs, e, s, 0, ctx)
 		}
 	case *ast.DeclStmt:
 		if gd, ok := s.Decl.(*ast.GenDecl); ok {
 			for _, sp := range gd.Specs {
 				if vs, ok := sp.(*ast.ValueSpec); ok {
+					ctx := ctxValue
+					if len(vs.Names) > 1 && len(vs.Values) == 1 {
+						ctx = ctxMulti
+					}
 					for _, e := range vs.Values {
-						r.expr(fs, e)
+						r.walk(fs, e, s, 0, ctx)
 					}
 				}
 			}
 		}
 	case *ast.GoStmt:
 		if lit, ok := s.Call.Fun.(*ast.FuncLit); ok {
-			r.goRoots[lit] = true
+			r.goRoots[lit] = 1
+			if fs.stream && r.events&trace.EventGo != 0 {
+				site := r.site(trace.KindGo, s.Pos(), s.End(), fs.name, "func literal")
+				r.goRoots[lit] = site + 1
+				fs.usesT = true
+				if len(lit.Type.Params.List) == 0 {
+					r.insert(r.offset(lit.Type.Params.Opening)+1, false, 0, spawnName+" uint64")
+				} else {
+					r.insert(r.offset(lit.Type.Params.Opening)+1, false, 0, spawnName+" uint64, ")
+				}
+				sep := ", "
+				if len(s.Call.Args) == 0 {
+					sep = ""
+				}
+				r.insert(r.offset(s.Call.Lparen)+1, false, 0, fmt.Sprintf("%s.Go(%d)%s", tName, site, sep))
+			}
+		} else if fs.stream && r.events&trace.EventGo != 0 {
+			site := r.site(trace.KindGo, s.Pos(), s.End(), fs.name, exprText(r, s.Call.Fun))
+			fs.usesT = true
+			r.insert(r.offset(s.Pos()), false, -800, fmt.Sprintf("%s.Go(%d);", tName, site))
 		}
-		r.expr(fs, s.Call)
+		r.walk(fs, s.Call, s, 0, ctxDeferred)
 	case *ast.DeferStmt:
-		r.expr(fs, s.Call)
+		r.walk(fs, s.Call, s, 0, ctxDeferred)
 	case *ast.SendStmt:
-		r.expr(fs, s.Chan)
-		r.expr(fs, s.Value)
+		r.walk(fs, s.Chan, s, 0, ctxValue)
+		r.walk(fs, s.Value, s, 0, ctxValue)
+		r.send(fs, s)
 	case *ast.IncDecStmt:
-		r.expr(fs, s.X)
+		r.lvalue(fs, s.X, s)
 	}
 }
 
@@ -395,6 +518,9 @@ func (r *fileRewriter) clauses(fs *funcState, body *ast.BlockStmt, kind string) 
 		switch c := c.(type) {
 		case *ast.CaseClause:
 			for _, e := range c.List {
+				if tv, ok := r.info.Types[e]; ok && tv.IsType() {
+					continue
+				}
 				r.expr(fs, e)
 			}
 			info := fmt.Sprintf("%s %d", kind, i)
@@ -405,7 +531,7 @@ func (r *fileRewriter) clauses(fs *funcState, body *ast.BlockStmt, kind string) 
 			r.stmtList(fs, c.Body)
 		case *ast.CommClause:
 			if c.Comm != nil {
-				r.stmt(fs, c.Comm)
+				r.comm(fs, c)
 			}
 			info := fmt.Sprintf("%s %d", kind, i)
 			if c.Comm == nil {
@@ -449,24 +575,18 @@ func (r *fileRewriter) condWith(fs *funcState, e ast.Expr, what string, stmtID i
 	if !branch && stmtID < 0 {
 		return
 	}
-	fs.usesT = true
-	conv := r.boolConv(e)
 	var open, close string
-	switch {
-	case branch && stmtID >= 0:
+	if branch {
 		id := r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" true")
 		r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" false")
-		open = fmt.Sprintf("%s.SB(%d, %s(", tName, stmtID, conv)
-		close = fmt.Sprintf("), %d)", id)
-	case branch:
-		id := r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" true")
-		r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" false")
-		open = fmt.Sprintf("%s.B(%s(", tName, conv)
-		close = fmt.Sprintf("), %d)", id)
-	default:
-		open = fmt.Sprintf("%s.SC(%d, %s(", tName, stmtID, conv)
-		close = "))"
+		open = fmt.Sprintf("%s.B(bool(", rtName)
+		close = fmt.Sprintf("), &%s, &%s)", r.ctr(id), r.ctr(id+1))
 	}
+	if stmtID >= 0 {
+		open = fmt.Sprintf("%s.SC(&%s, bool(", rtName, r.ctr(uint32(stmtID))) + open
+		close += "))"
+	}
+	r.usesRT = true
 	r.insert(r.offset(e.Pos()), false, -100, open)
 	r.insert(r.offset(e.End()), true, 100, close)
 }
@@ -490,30 +610,19 @@ func (r *fileRewriter) isPlainBool(e ast.Expr) bool {
 	return ok && (b.Kind() == types.Bool || b.Kind() == types.UntypedBool)
 }
 
-// expr instruments the expressions inside e: && and || operands, and
-// function literals.
+// expr instruments the expressions inside e, a value.
 func (r *fileRewriter) expr(fs *funcState, e ast.Expr) {
-	if e == nil {
-		return
+	if e != nil {
+		r.walk(fs, e, e, 0, ctxValue)
 	}
-	ast.Inspect(e, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			r.lits[n.Body] = n
-			r.funcBody(n.Type, nil, n.Body, fs.name+".func", fs, nil)
-			return false
-		case *ast.BinaryExpr:
-			if (n.Op == token.LAND || n.Op == token.LOR) && r.events&trace.EventBranch != 0 && !r.isConst(n) {
-				r.logical(fs, n)
-				return false
-			}
-		}
-		return true
-	})
 }
 
 // logical wraps each leaf operand of a chain of && and ||.
 func (r *fileRewriter) logical(fs *funcState, e ast.Expr) {
+	r.logicalAt(fs, e)
+}
+
+func (r *fileRewriter) logicalAt(fs *funcState, e ast.Expr) {
 	switch x := e.(type) {
 	case *ast.ParenExpr:
 		if b, ok := x.X.(*ast.BinaryExpr); ok && (b.Op == token.LAND || b.Op == token.LOR) {
@@ -527,18 +636,18 @@ func (r *fileRewriter) logical(fs *funcState, e ast.Expr) {
 			return
 		}
 	}
-	r.expr(fs, e)
+	r.walk(fs, e, e, 1, ctxValue)
 	// The wrapped operand is an untyped bool: that keeps the expression's
 	// type when the operand was a bool or a comparison (untyped), not when
 	// it was of a named boolean type, which is left alone.
 	if r.isConst(e) || !(r.isPlainBool(e) || isComparison(e)) {
 		return
 	}
-	fs.usesT = true
+	r.usesRT = true
 	id := r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, "operand true")
 	r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, "operand false")
-	r.insert(r.offset(e.Pos()), false, 0, fmt.Sprintf("(%s.B(", tName))
-	r.insert(r.offset(e.End()), true, 0, fmt.Sprintf(", %d) == true)", id))
+	r.insert(r.offset(e.Pos()), false, 0, fmt.Sprintf("(%s.B(", rtName))
+	r.insert(r.offset(e.End()), true, 0, fmt.Sprintf(", &%s, &%s) == true)", r.ctr(id), r.ctr(id+1)))
 }
 
 func isComparison(e ast.Expr) bool {

@@ -1,0 +1,853 @@
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"hash/fnv"
+	"strings"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// Stream events: reads, writes, calls, panics, goroutines and channel
+// operations. Values are captured by wrapping an expression in a call of
+// a generic identity function of rt (R, W, Ret, Panic, Send, Recv), which
+// keeps its type, or by a statement after the one that wrote them.
+//
+// Hazards, and what the rules below do about them:
+//   - Evaluation order: the compiler reads a plain variable operand after
+//     the calls of its expression (x + f() reads x after f). A wrapped
+//     read is a call, evaluated in order: so a variable is wrapped only
+//     when no call or receive follows it in its statement, or when no call
+//     can change it (a local variable never captured by a closure and whose
+//     address is never taken).
+//   - Addressability: variables are not wrapped where they are assigned,
+//     incremented, addressed (&x, x.f = v on a struct, a[i] = v on an
+//     array, x[:] of an array), or select a method or field of a value
+//     that is not a pointer.
+//   - Untyped constants are never wrapped (only variables and calls are),
+//     nor is anything inside a constant expression (len of an array,
+//     unsafe.Sizeof).
+//   - recover() stays directly in the deferred function: its result is
+//     wrapped, not the call.
+
+// Contexts of an expression.
+const (
+	ctxValue     = iota // a value
+	ctxStmt             // the expression of an expression statement
+	ctxMulti            // the sole right-hand side of a tuple assignment, or a lone return value
+	ctxDeferred         // the call of a go or defer statement
+	ctxComm             // a receive in a select case
+	ctxMultiStmt        // ctxMulti, in a statement of a statement list
+)
+
+// funcKey identifies a function for linking a call site to the callee's
+// entry: a hash of its full name, never 0 (0 is "not known").
+func funcKey(f *types.Func) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(f.Origin().FullName()))
+	k := h.Sum32()
+	if k == 0 {
+		k = 1
+	}
+	return k
+}
+
+func exprText(r *fileRewriter, e ast.Expr) string {
+	return string(r.src[r.offset(e.Pos()):r.offset(e.End())])
+}
+
+// wrap surrounds e with open and close text, at nesting depth.
+func (r *fileRewriter) wrap(e ast.Expr, depth int, open, close string) {
+	r.insert(r.offset(e.Pos()), false, depth, open)
+	r.insert(r.offset(e.End()), true, -depth, close)
+}
+
+// walk instruments the expression e, evaluated as part of unit (the
+// statement or condition whose evaluation it belongs to).
+func (r *fileRewriter) walk(fs *funcState, e ast.Expr, unit ast.Node, depth int, ctx int) {
+	if e == nil {
+		return
+	}
+	if tv, ok := r.info.Types[e]; ok && (tv.IsType() || tv.Value != nil) {
+		return // a type, or a constant expression: nothing runs
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		r.read(fs, x, unit, depth)
+	case *ast.FuncLit:
+		r.lits[x.Body] = x
+		r.funcBody(x.Type, nil, x.Body, fs.name+".func", fs, nil)
+	case *ast.ParenExpr:
+		r.walk(fs, x.X, unit, depth+1, ctx)
+	case *ast.BinaryExpr:
+		if (x.Op == token.LAND || x.Op == token.LOR) && r.events&trace.EventBranch != 0 {
+			r.logical(fs, x)
+			return
+		}
+		r.walk(fs, x.X, unit, depth+1, ctxValue)
+		r.walk(fs, x.Y, unit, depth+1, ctxValue)
+	case *ast.UnaryExpr:
+		switch x.Op {
+		case token.AND:
+			r.lvalue(fs, x.X, unit)
+			return
+		case token.ARROW:
+			r.walk(fs, x.X, unit, depth+1, ctxValue)
+			if ctx != ctxMulti && ctx != ctxMultiStmt && ctx != ctxComm {
+				r.recv(fs, x, depth)
+			}
+			return
+		}
+		r.walk(fs, x.X, unit, depth+1, ctxValue)
+	case *ast.StarExpr:
+		r.walk(fs, x.X, unit, depth+1, ctxValue)
+	case *ast.SelectorExpr:
+		if sel, ok := r.info.Selections[x]; ok {
+			if sel.Kind() == types.FieldVal || sel.Kind() == types.MethodVal {
+				if isPointerOrIface(r.info.TypeOf(x.X)) {
+					r.walk(fs, x.X, unit, depth+1, ctxValue)
+				} else {
+					r.lvalue(fs, x.X, unit) // a struct value: x.f is x's storage
+				}
+			}
+			return
+		}
+		// A qualified identifier (pkg.Var): not wrapped, its package
+		// may be another's.
+	case *ast.IndexExpr:
+		r.indexBase(fs, x.X, unit, depth)
+		r.walk(fs, x.Index, unit, depth+1, ctxValue)
+	case *ast.IndexListExpr:
+		r.walk(fs, x.X, unit, depth+1, ctxValue)
+	case *ast.SliceExpr:
+		r.indexBase(fs, x.X, unit, depth)
+		r.walk(fs, x.Low, unit, depth+1, ctxValue)
+		r.walk(fs, x.High, unit, depth+1, ctxValue)
+		r.walk(fs, x.Max, unit, depth+1, ctxValue)
+	case *ast.TypeAssertExpr:
+		r.walk(fs, x.X, unit, depth+1, ctxValue)
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				if _, isStruct := under(r.info.TypeOf(x)).(*types.Struct); !isStruct {
+					r.walk(fs, kv.Key, unit, depth+1, ctxValue)
+				}
+				r.walk(fs, kv.Value, unit, depth+1, ctxValue)
+				continue
+			}
+			r.walk(fs, el, unit, depth+1, ctxValue)
+		}
+	case *ast.KeyValueExpr:
+		r.walk(fs, x.Value, unit, depth+1, ctxValue)
+	case *ast.CallExpr:
+		r.call(fs, x, unit, depth, ctx)
+	}
+}
+
+func under(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	return t.Underlying()
+}
+
+func isPointerOrIface(t types.Type) bool {
+	switch under(t).(type) {
+	case *types.Pointer, *types.Interface:
+		_, tp := t.(*types.TypeParam)
+		return !tp
+	}
+	return false
+}
+
+// indexBase walks the operand of an index or slice expression: an array
+// operand is storage (not wrapped), others are values.
+func (r *fileRewriter) indexBase(fs *funcState, x ast.Expr, unit ast.Node, depth int) {
+	switch t := r.info.TypeOf(x).(type) {
+	case *types.TypeParam:
+		r.lvalue(fs, x, unit)
+		return
+	default:
+		if _, ok := under(t).(*types.Array); ok {
+			r.lvalue(fs, x, unit)
+			return
+		}
+	}
+	r.walk(fs, x, unit, depth+1, ctxValue)
+}
+
+// lvalue walks an expression denoting storage: its variable is not
+// wrapped, what it reads to find the storage is.
+func (r *fileRewriter) lvalue(fs *funcState, e ast.Expr, unit ast.Node) {
+	switch x := e.(type) {
+	case nil:
+	case *ast.Ident:
+	case *ast.ParenExpr:
+		r.lvalue(fs, x.X, unit)
+	case *ast.SelectorExpr:
+		if _, ok := r.info.Selections[x]; !ok {
+			return
+		}
+		if isPointerOrIface(r.info.TypeOf(x.X)) {
+			r.walk(fs, x.X, unit, 1, ctxValue)
+		} else {
+			r.lvalue(fs, x.X, unit)
+		}
+	case *ast.IndexExpr:
+		r.indexBase(fs, x.X, unit, 0)
+		r.walk(fs, x.Index, unit, 1, ctxValue)
+	case *ast.StarExpr:
+		r.walk(fs, x.X, unit, 1, ctxValue)
+	default:
+		r.walk(fs, e, unit, 0, ctxValue)
+	}
+}
+
+// wantsValue reports whether values of type t are recorded by wrapping:
+// not structs and arrays (a copy each time, and only their type is kept).
+func wantsValue(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch under(t).(type) {
+	case *types.Struct, *types.Array, *types.Tuple:
+		return false
+	}
+	return true
+}
+
+// read wraps a variable read.
+func (r *fileRewriter) read(fs *funcState, id *ast.Ident, unit ast.Node, depth int) {
+	if !fs.stream || !fs.generic || r.events&trace.EventRead == 0 || id.Name == "_" {
+		return
+	}
+	v, ok := r.info.Uses[id].(*types.Var)
+	if !ok || v.IsField() || !wantsValue(v.Type()) {
+		return
+	}
+	if !fs.safe[v] && r.callAfter(unit, id.End()) {
+		return
+	}
+	site := r.site(trace.KindRead, id.Pos(), id.End(), fs.name, id.Name)
+	fs.usesT = true
+	r.wrap(id, depth, fmt.Sprintf("%s.R(%s, %d, ", rtName, tName, site), ")")
+}
+
+// callAfter reports whether a call or receive of unit starts after pos:
+// one that could change a variable read at pos before it is read.
+func (r *fileRewriter) callAfter(unit ast.Node, pos token.Pos) bool {
+	found := false
+	ast.Inspect(unit, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if x.Lparen > pos && !r.isConversion(x) && !r.isBuiltin(x) {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW && x.Pos() > pos {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func (r *fileRewriter) isConversion(c *ast.CallExpr) bool {
+	tv, ok := r.info.Types[c.Fun]
+	return ok && tv.IsType()
+}
+
+func (r *fileRewriter) isBuiltin(c *ast.CallExpr) bool {
+	tv, ok := r.info.Types[c.Fun]
+	return ok && tv.IsBuiltin()
+}
+
+// builtinName returns the name of the builtin c calls, or "".
+func (r *fileRewriter) builtinName(c *ast.CallExpr) string {
+	if !r.isBuiltin(c) {
+		return ""
+	}
+	f := c.Fun
+	for {
+		p, ok := f.(*ast.ParenExpr)
+		if !ok {
+			break
+		}
+		f = p.X
+	}
+	if id, ok := f.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// call instruments a call: its operands, then the call itself.
+func (r *fileRewriter) call(fs *funcState, c *ast.CallExpr, unit ast.Node, depth int, ctx int) {
+	if r.isConversion(c) {
+		for _, a := range c.Args {
+			r.walk(fs, a, unit, depth+1, ctxValue)
+		}
+		return
+	}
+	if name := r.builtinName(c); name != "" {
+		for _, a := range c.Args {
+			r.walk(fs, a, unit, depth+1, ctxValue)
+		}
+		r.builtin(fs, c, name, depth)
+		return
+	}
+	if r.isParallel(c) {
+		r.usesRT = true
+		r.insert(r.offset(c.Fun.Pos()), false, depth, rtName+".Parallel(")
+		sel := c.Fun.(*ast.SelectorExpr)
+		r.walk(fs, sel.X, unit, depth+1, ctxValue)
+		r.replace(r.offset(sel.X.End()), r.offset(c.Rparen)+1, ")")
+		return
+	}
+	// The function operand: a method's receiver is walked as a selector.
+	r.walk(fs, c.Fun, unit, depth+1, ctxValue)
+	for _, a := range c.Args {
+		r.walk(fs, a, unit, depth+1, ctxValue)
+	}
+	if !fs.stream || r.events&trace.EventCall == 0 || ctx == ctxDeferred {
+		return
+	}
+	key := uint32(0)
+	if f := r.staticCallee(c); f != nil {
+		key = funcKey(f)
+	}
+	results := 0
+	if sig, ok := under(r.info.TypeOf(c.Fun)).(*types.Signature); ok {
+		results = sig.Results().Len()
+	}
+	switch {
+	case ctx == ctxStmt:
+		site := r.site(trace.KindCall, c.Pos(), c.End(), fs.name, exprText(r, c.Fun))
+		fs.usesT = true
+		r.insert(r.offset(c.Pos()), false, -800, fmt.Sprintf("%s.C(%d, %d);", tName, site, key))
+		r.insert(r.offset(c.End()), true, 800, fmt.Sprintf(";%s.V(%d)", tName, site))
+	case results == 1 && fs.generic:
+		site := r.site(trace.KindCall, c.Pos(), c.End(), fs.name, exprText(r, c.Fun))
+		fs.usesT = true
+		r.wrap(c, depth, fmt.Sprintf("%s.Ret(%s.C(%d, %d), %d, ", rtName, tName, site, key, site), ")")
+	case results > 1 && ctx == ctxMultiStmt:
+		if as, ok := unit.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && as.Rhs[0] == ast.Expr(c) {
+			site := r.site(trace.KindCall, c.Pos(), c.End(), fs.name, exprText(r, c.Fun))
+			fs.usesT = true
+			r.insert(r.offset(as.Pos()), false, -800, fmt.Sprintf("%s.C(%d, %d);", tName, site, key))
+			var names []string
+			for _, l := range as.Lhs {
+				names = append(names, r.lhsValue(l))
+			}
+			r.pendingAfter = append(r.pendingAfter, afterText{as, fmt.Sprintf(";%s.V(%d, %s)", tName, site, strings.Join(names, ", "))})
+		}
+	}
+}
+
+// lhsValue returns what to record of an assigned operand after the
+// assignment: the identifier, or rt.Blank.
+func (r *fileRewriter) lhsValue(l ast.Expr) string {
+	if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+		return id.Name
+	}
+	return rtName + ".Blank"
+}
+
+// staticCallee returns the function c calls when it is known statically.
+func (r *fileRewriter) staticCallee(c *ast.CallExpr) *types.Func {
+	f := c.Fun
+	for {
+		switch x := f.(type) {
+		case *ast.ParenExpr:
+			f = x.X
+			continue
+		case *ast.IndexExpr:
+			f = x.X
+			continue
+		case *ast.IndexListExpr:
+			f = x.X
+			continue
+		}
+		break
+	}
+	switch x := f.(type) {
+	case *ast.Ident:
+		fn, _ := r.info.Uses[x].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		fn, _ := r.info.Uses[x.Sel].(*types.Func)
+		if fn == nil {
+			return nil
+		}
+		if sel, ok := r.info.Selections[x]; ok {
+			if _, iface := under(sel.Recv()).(*types.Interface); iface {
+				return nil
+			}
+			if _, tp := sel.Recv().(*types.TypeParam); tp {
+				return nil
+			}
+		}
+		return fn
+	}
+	return nil
+}
+
+// isParallel reports whether c is t.Parallel() on a *testing.T.
+func (r *fileRewriter) isParallel(c *ast.CallExpr) bool {
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Parallel" || len(c.Args) != 0 {
+		return false
+	}
+	fn, ok := r.info.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "testing" && fn.FullName() == "(*testing.T).Parallel"
+}
+
+// builtin instruments panic and recover.
+func (r *fileRewriter) builtin(fs *funcState, c *ast.CallExpr, name string, depth int) {
+	if !fs.stream || r.events&trace.EventPanic == 0 {
+		return
+	}
+	switch name {
+	case "panic":
+		if len(c.Args) != 1 || !fs.generic {
+			return
+		}
+		if tv, ok := r.info.Types[c.Args[0]]; ok && tv.IsNil() {
+			return
+		}
+		site := r.site(trace.KindPanic, c.Pos(), c.End(), fs.name, "panic")
+		fs.usesT = true
+		r.wrap(c.Args[0], depth+1, fmt.Sprintf("%s.Panic(%s, %d, ", rtName, tName, site), ")")
+	case "recover":
+		site := r.site(trace.KindPanic, c.Pos(), c.End(), fs.name, "recover")
+		fs.usesT = true
+		r.wrap(c, depth, fmt.Sprintf("%s.Recovered(%d, ", tName, site), ")")
+	}
+}
+
+// chanOperand returns the text naming a channel for a record: the
+// expression when evaluating it again has no effect, else nil.
+func (r *fileRewriter) chanOperand(e ast.Expr) string {
+	if id, ok := e.(*ast.Ident); ok {
+		if _, isVar := r.info.Uses[id].(*types.Var); isVar {
+			return id.Name
+		}
+	}
+	return "nil"
+}
+
+// recv wraps a receive expression.
+func (r *fileRewriter) recv(fs *funcState, x *ast.UnaryExpr, depth int) {
+	if !fs.stream || !fs.generic || r.events&trace.EventChan == 0 {
+		return
+	}
+	site := r.site(trace.KindSend, x.Pos(), x.End(), fs.name, "receive")
+	fs.usesT = true
+	r.wrap(x, depth, fmt.Sprintf("%s.Recv(%s, %d, %s, ", rtName, tName, site, r.chanOperand(x.X)), ")")
+}
+
+// send wraps the value of a send statement (not in a select case).
+func (r *fileRewriter) send(fs *funcState, s *ast.SendStmt) {
+	if !fs.stream || !fs.generic || r.events&trace.EventChan == 0 || r.isConst(s.Value) {
+		return
+	}
+	if tv, ok := r.info.Types[s.Value]; !ok || tv.IsNil() {
+		return
+	}
+	if ch, ok := under(r.info.TypeOf(s.Chan)).(*types.Chan); !ok || !types.Identical(ch.Elem(), r.info.TypeOf(s.Value)) {
+		return // the value is converted to the element type: recording it would change its type
+	}
+	site := r.site(trace.KindSend, s.Pos(), s.End(), fs.name, "send")
+	fs.usesT = true
+	r.wrap(s.Value, 0, fmt.Sprintf("%s.Send(%s, %d, %s, ", rtName, tName, site, r.chanOperand(s.Chan)), ")")
+}
+
+// comm instruments a select case's communication: a receive is recorded
+// at the start of the case's body.
+func (r *fileRewriter) comm(fs *funcState, c *ast.CommClause) {
+	var recv *ast.UnaryExpr
+	var val string
+	switch s := c.Comm.(type) {
+	case *ast.SendStmt:
+		r.walk(fs, s.Chan, s, 0, ctxValue)
+		r.walk(fs, s.Value, s, 0, ctxValue)
+	case *ast.ExprStmt:
+		recv, _ = unparen(s.X).(*ast.UnaryExpr)
+		r.walk(fs, s.X, s, 0, ctxComm)
+		val = rtName + ".Blank"
+	case *ast.AssignStmt:
+		recv, _ = unparen(s.Rhs[0]).(*ast.UnaryExpr)
+		for _, l := range s.Lhs {
+			r.lvalue(fs, l, s)
+		}
+		r.walk(fs, s.Rhs[0], s, 0, ctxComm)
+		val = r.lhsValue(s.Lhs[0])
+	}
+	if recv == nil || recv.Op != token.ARROW || !fs.stream || r.events&trace.EventChan == 0 {
+		return
+	}
+	site := r.site(trace.KindSend, recv.Pos(), recv.End(), fs.name, "receive")
+	fs.usesT = true
+	r.insert(r.offset(c.Colon)+1, false, -850, fmt.Sprintf("%s.Recvd(%d, %s, %s);", tName, site, r.chanOperand(recv.X), val))
+}
+
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// afterText is text to insert after a statement of a statement list.
+type afterText struct {
+	stmt ast.Stmt
+	text string
+}
+
+// after inserts what records a statement's writes, comma-ok receives
+// and multi-value calls, after it.
+func (r *fileRewriter) after(fs *funcState, s ast.Stmt) {
+	inner := s
+	for {
+		l, ok := inner.(*ast.LabeledStmt)
+		if !ok {
+			break
+		}
+		inner = l.Stmt
+	}
+	var texts []string
+	for _, p := range r.pendingAfter {
+		if p.stmt == inner {
+			texts = append(texts, p.text)
+		}
+	}
+	if fs.stream && r.events&trace.EventWrite != 0 {
+		texts = append(texts, r.writes(fs, inner)...)
+	}
+	if fs.stream && r.events&trace.EventChan != 0 {
+		if as, ok := inner.(*ast.AssignStmt); ok && len(as.Lhs) == 2 && len(as.Rhs) == 1 {
+			if u, ok := unparen(as.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				site := r.site(trace.KindSend, u.Pos(), u.End(), fs.name, "receive")
+				fs.usesT = true
+				texts = append(texts, fmt.Sprintf(";%s.Recvd(%d, %s, %s)", tName, site, r.chanOperand(u.X), r.lhsValue(as.Lhs[0])))
+			}
+		}
+	}
+	if len(texts) > 0 {
+		switch inner.(type) {
+		case *ast.ReturnStmt, *ast.BranchStmt:
+			return
+		}
+		r.insert(r.offset(s.End()), true, 900, strings.Join(texts, ""))
+	}
+}
+
+// writes returns the statements recording what s wrote.
+func (r *fileRewriter) writes(fs *funcState, s ast.Stmt) []string {
+	var lhs []ast.Expr
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		lhs = s.Lhs
+	case *ast.IncDecStmt:
+		lhs = []ast.Expr{s.X}
+	case *ast.DeclStmt:
+		gd, ok := s.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			return nil
+		}
+		for _, sp := range gd.Specs {
+			for _, n := range sp.(*ast.ValueSpec).Names {
+				lhs = append(lhs, n)
+			}
+		}
+	default:
+		return nil
+	}
+	var out []string
+	for _, l := range lhs {
+		if !r.rereadable(l, lhs) {
+			continue
+		}
+		text := exprText(r, l)
+		site := r.site(trace.KindWrite, l.Pos(), l.End(), fs.name, text)
+		fs.usesT = true
+		out = append(out, fmt.Sprintf(";%s.Wv(%d, %s)", tName, site, text))
+	}
+	return out
+}
+
+// rereadable reports whether the assigned operand l can be evaluated
+// again after the assignment, with no effect and the same meaning: made
+// of identifiers, fields, dereferences and indexes by identifiers or
+// constants, none of them assigned by the same statement.
+func (r *fileRewriter) rereadable(l ast.Expr, all []ast.Expr) bool {
+	if id, ok := l.(*ast.Ident); ok {
+		if id.Name == "_" {
+			return false
+		}
+		_, isVar := r.info.ObjectOf(id).(*types.Var)
+		return isVar
+	}
+	assigned := map[types.Object]bool{}
+	for _, a := range all {
+		if id, ok := a.(*ast.Ident); ok {
+			assigned[r.info.ObjectOf(id)] = true
+		}
+	}
+	ok := true
+	var check func(e ast.Expr)
+	check = func(e ast.Expr) {
+		switch x := e.(type) {
+		case *ast.Ident:
+			if assigned[r.info.ObjectOf(x)] {
+				ok = false
+			}
+		case *ast.ParenExpr:
+			check(x.X)
+		case *ast.SelectorExpr:
+			if _, isSel := r.info.Selections[x]; !isSel {
+				ok = false
+				return
+			}
+			check(x.X)
+		case *ast.StarExpr:
+			check(x.X)
+		case *ast.IndexExpr:
+			if _, tp := r.info.TypeOf(x.X).(*types.TypeParam); tp {
+				ok = false
+				return
+			}
+			check(x.X)
+			if !r.isConst(x.Index) {
+				check(x.Index)
+			}
+		case *ast.BasicLit:
+		default:
+			ok = false
+		}
+	}
+	check(l)
+	return ok
+}
+
+// rangeEvents records the iteration variables at the start of a range
+// body: writes, and receives when ranging over a channel.
+func (r *fileRewriter) rangeEvents(fs *funcState, s *ast.RangeStmt) {
+	if !fs.stream {
+		return
+	}
+	var texts []string
+	if r.events&trace.EventWrite != 0 && s.Tok != token.ILLEGAL {
+		for _, l := range []ast.Expr{s.Key, s.Value} {
+			if l == nil || !r.rereadable(l, []ast.Expr{s.Key, s.Value}) {
+				continue
+			}
+			text := exprText(r, l)
+			site := r.site(trace.KindWrite, l.Pos(), l.End(), fs.name, text)
+			texts = append(texts, fmt.Sprintf("%s.Wv(%d, %s);", tName, site, text))
+		}
+	}
+	if _, ok := under(r.info.TypeOf(s.X)).(*types.Chan); ok && r.events&trace.EventChan != 0 {
+		val := rtName + ".Blank"
+		if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
+			val = id.Name
+		}
+		site := r.site(trace.KindSend, s.X.Pos(), s.X.End(), fs.name, "receive")
+		texts = append(texts, fmt.Sprintf("%s.Recvd(%d, %s, %s);", tName, site, r.chanOperand(s.X), val))
+	}
+	if len(texts) > 0 {
+		fs.usesT = true
+		r.insert(r.offset(s.Body.Lbrace)+1, false, -850, strings.Join(texts, ""))
+	}
+}
+
+// safeLocals returns the local variables of a function that no call can
+// change: declared in it, never captured by a function literal, never
+// addressed (explicitly, or implicitly by a method call, a slice of an
+// array or a field of a struct variable).
+func safeLocals(info *types.Info, ft *ast.FuncType, recv *ast.FieldList, body *ast.BlockStmt) map[*types.Var]bool {
+	safe := map[*types.Var]bool{}
+	addDefs := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := info.Defs[id].(*types.Var); ok && !v.IsField() {
+					safe[v] = true
+				}
+			}
+			return true
+		})
+	}
+	if recv != nil {
+		addDefs(recv)
+	}
+	addDefs(ft)
+	addDefs(body)
+	var unsafe func(e ast.Expr)
+	unsafe = func(e ast.Expr) {
+		switch x := e.(type) {
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok {
+				delete(safe, v)
+			}
+		case *ast.ParenExpr:
+			unsafe(x.X)
+		case *ast.SelectorExpr:
+			unsafe(x.X)
+		case *ast.IndexExpr:
+			unsafe(x.X)
+		case *ast.SliceExpr:
+			unsafe(x.X)
+		case *ast.CompositeLit:
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			ast.Inspect(x.Body, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					if v, ok := info.Uses[id].(*types.Var); ok {
+						delete(safe, v)
+					}
+				}
+				return true
+			})
+			return false
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				unsafe(x.X)
+			}
+		case *ast.SelectorExpr:
+			if !isPointerOrIface(info.TypeOf(x.X)) {
+				unsafe(x.X)
+			}
+		case *ast.SliceExpr:
+			unsafe(x.X)
+		case *ast.IndexExpr:
+			if _, ok := under(info.TypeOf(x.X)).(*types.Array); ok {
+				unsafe(x.X)
+			}
+		}
+		return true
+	})
+	return safe
+}
+
+// smallPointerFunc reports whether a function is one whose inlining the
+// stream events would prevent and whose inlining matters to allocations:
+// small enough for the compiler's inlining budget (culprit's estimate of
+// it) and returning something that holds a pointer (a value the caller
+// keeps on its stack when the function is inlined, and that escapes when
+// it is not). Such functions record counters only.
+func (r *fileRewriter) smallPointerFunc(ft *ast.FuncType, body *ast.BlockStmt) bool {
+	if ft.Results == nil {
+		return false
+	}
+	holds := false
+	for _, f := range ft.Results.List {
+		if hasPointers(r.info.TypeOf(f.Type)) {
+			holds = true
+		}
+	}
+	return holds && r.cost(body, 0) <= 80
+}
+
+func hasPointers(t types.Type) bool {
+	switch u := under(t).(type) {
+	case *types.Basic:
+		return u.Kind() == types.String || u.Kind() == types.UnsafePointer || u.Kind() == types.UntypedNil
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if hasPointers(u.Field(i).Type()) {
+				return true
+			}
+		}
+		return false
+	case *types.Array:
+		return hasPointers(u.Elem())
+	}
+	return true
+}
+
+// cost estimates the compiler's inlining cost of a function body: one per
+// node, 57 per call of a function not itself cheap, too much for defer,
+// go, select, recover and labels.
+func (r *fileRewriter) cost(body ast.Node, depth int) int {
+	if r.small == nil {
+		r.small = map[*types.Func]int{}
+	}
+	n := 0
+	ast.Inspect(body, func(x ast.Node) bool {
+		if x == nil || n > 1000 {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.DeferStmt, *ast.GoStmt, *ast.SelectStmt, *ast.LabeledStmt:
+			n += 1000
+			return false
+		case *ast.FuncLit:
+			n += 15
+		case *ast.CallExpr:
+			if r.isConversion(x) {
+				break
+			}
+			if name := r.builtinName(x); name != "" {
+				if name == "recover" {
+					n += 1000
+				}
+				break
+			}
+			n += r.calleeCost(x, depth)
+		case *ast.Ident:
+			if _, isType := r.info.Uses[x].(*types.TypeName); isType {
+				return false
+			}
+		}
+		if e, ok := x.(ast.Expr); ok {
+			if tv, ok := r.info.Types[e]; ok && tv.IsType() {
+				return false
+			}
+		}
+		n++
+		return true
+	})
+	return n
+}
+
+// calleeCost is what a call costs its caller: the callee's cost when it is
+// a small function of this file, 57 otherwise.
+func (r *fileRewriter) calleeCost(c *ast.CallExpr, depth int) int {
+	f := r.staticCallee(c)
+	if f == nil || depth > 3 {
+		return 57
+	}
+	if v, ok := r.small[f]; ok {
+		return v
+	}
+	r.small[f] = 57 // recursion
+	for _, d := range r.file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil || r.info.Defs[fd.Name] != f {
+			continue
+		}
+		if c := r.cost(fd.Body, depth+1); c <= 80 {
+			r.small[f] = c
+		}
+	}
+	return r.small[f]
+}
