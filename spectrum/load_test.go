@@ -1,0 +1,132 @@
+package spectrum
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// synthetic returns a trace of one process: TestA with subtests ok (pass),
+// bad (fail) and skipped (skip), TestB (panic), TestC with a passing
+// subtest while C itself failed, an example of unknown outcome, a
+// benchmark. Sites: 0-4 statements, 5-6 an if's outcomes, 7 a function
+// Middle(x, y, z) (r0).
+func synthetic() *trace.Trace {
+	sites := trace.Sites{Root: "/m", Events: trace.EventStmt | trace.EventBranch | trace.EventFunc}
+	for i := 0; i < 5; i++ {
+		sites.Sites = append(sites.Sites, trace.Site{Kind: trace.KindStmt, File: "/m/a.go", Line: 10 + i, Col: 2, Func: "m.F"})
+	}
+	sites.Sites = append(sites.Sites,
+		trace.Site{Kind: trace.KindBranch, File: "/m/a.go", Line: 10, Col: 5, Func: "m.F", Info: "if true"},
+		trace.Site{Kind: trace.KindBranch, File: "/m/a.go", Line: 10, Col: 5, Func: "m.F", Info: "if false"},
+		trace.Site{Kind: trace.KindFunc, File: "/m/a.go", Line: 9, Col: 30, Func: "m.Middle", Info: "m.Middle(x, y, z) (_culpritR0)"},
+	)
+	i := func(n int64) trace.Value { return trace.Value{Tag: trace.ValInt, Int: n} }
+	p := &trace.Process{Package: "m", Tests: []*trace.Test{
+		{ID: 1, Name: "TestA", Outcome: trace.OutcomeFail, Ended: true, Hits: []int{0}},
+		{ID: 2, Parent: 1, Name: "TestA/ok", Outcome: trace.OutcomePass, Ended: true, Hits: []int{1, 6}},
+		{ID: 3, Parent: 1, Name: "TestA/bad", Outcome: trace.OutcomeFail, Ended: true, Hits: []int{2, 5}},
+		{ID: 4, Parent: 1, Name: "TestA/skipped", Outcome: trace.OutcomeSkip, Ended: true, Hits: []int{4}},
+		{ID: 5, Name: "TestB", Outcome: trace.OutcomePanic, Ended: true, Hits: []int{3}},
+		{ID: 6, Name: "TestC", Outcome: trace.OutcomeFail, Ended: true, Hits: []int{4}},
+		{ID: 7, Parent: 6, Name: "TestC/fine", Outcome: trace.OutcomePass, Ended: true, Hits: []int{1}},
+		{ID: 8, Name: "ExampleF", Kind: trace.TestExample, Outcome: trace.OutcomeUnknown, Ended: true, Hits: []int{1}},
+		{ID: 9, Name: "BenchmarkF", Kind: trace.TestBenchmark, Outcome: trace.OutcomePass, Ended: true, Hits: []int{1}},
+	}, Events: []trace.Event{
+		{Tag: trace.TagEnter, Test: 3, Site: 7, Values: []trace.Value{i(2), i(1), i(3)}},
+		{Tag: trace.TagExit, Test: 3, Site: 7, Values: []trace.Value{i(1)}},
+		{Tag: trace.TagEnter, Test: 2, Site: 7, Values: []trace.Value{i(1), i(2), i(3)}},
+		{Tag: trace.TagExit, Test: 2, Site: 7, Values: []trace.Value{i(2)}},
+		{Tag: trace.TagEnter, Test: 0, Site: 7, Values: []trace.Value{i(9), i(9), i(9)}},
+	}}
+	return &trace.Trace{Sites: sites, Processes: []*trace.Process{p}}
+}
+
+// TestFromTrace checks which tests become runs and what each run holds.
+func TestFromTrace(t *testing.T) {
+	tests := []struct {
+		kinds  Kinds
+		want   []string // per run: "name outcome: events"
+		reason string
+	}{
+		{KindsOf(Stmt), []string{
+			"TestA/ok pass: a.go:10:2 stmt|a.go:11:2 stmt",
+			"TestA/bad fail: a.go:10:2 stmt|a.go:12:2 stmt",
+			"TestB fail: a.go:13:2 stmt",
+			"TestC fail: a.go:14:2 stmt",
+			"TestC/fine pass: a.go:11:2 stmt|a.go:14:2 stmt",
+		}, "leaves with their parents' statements; skipped, unknown and benchmarks left out; a panic fails; a parent failing alone is a run"},
+		{KindsOf(Branch), []string{
+			"TestA/ok pass: a.go:10:5 branch if false",
+			"TestA/bad fail: a.go:10:5 branch if true",
+			"TestB fail: ",
+			"TestC fail: ",
+			"TestC/fine pass: ",
+		}, "branch outcomes only"},
+		{KindsOf(Func, Value, Predicate), []string{
+			"TestA/ok pass: a.go:9:30 func|a.go:9:30 value result = 2|a.go:9:30 value x = 1|a.go:9:30 value y = 2|a.go:9:30 value z = 3|a.go:9:30 pred result > 0|a.go:9:30 pred x < y|a.go:9:30 pred x < z|a.go:9:30 pred x > 0|a.go:9:30 pred y < z|a.go:9:30 pred y > 0|a.go:9:30 pred z > 0",
+			"TestA/bad fail: a.go:9:30 func|a.go:9:30 value result = 1|a.go:9:30 value x = 2|a.go:9:30 value y = 1|a.go:9:30 value z = 3|a.go:9:30 pred result > 0|a.go:9:30 pred x < z|a.go:9:30 pred x > 0|a.go:9:30 pred x > y|a.go:9:30 pred y < z|a.go:9:30 pred y > 0|a.go:9:30 pred z > 0",
+			"TestB fail: ",
+			"TestC fail: ",
+			"TestC/fine pass: ",
+		}, "function entries, values and predicates; test 0's call left out"},
+	}
+	for _, tt := range tests {
+		s, err := FromTrace(synthetic(), Options{Kinds: tt.kinds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for r, run := range s.Runs {
+			var evs []string
+			for _, e := range s.RunEvents(r) {
+				evs = append(evs, s.Events[e].String())
+			}
+			got = append(got, run.Name+" "+run.Outcome.String()+": "+strings.Join(evs, "|"))
+		}
+		if g, w := strings.Join(got, "\n"), strings.Join(tt.want, "\n"); g != w {
+			t.Errorf("%s (%s):\ngot\n%s\nwant\n%s", tt.kinds, tt.reason, g, w)
+		}
+	}
+	s, _ := FromTrace(synthetic(), Options{})
+	notes := strings.Join(s.Notes, "\n")
+	for _, want := range []string{"1 skipped", "1 examples", "1 tests that failed outside"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+}
+
+func TestFromTraceMissingEvents(t *testing.T) {
+	tr := synthetic()
+	tr.Sites.Events = trace.EventStmt
+	if _, err := FromTrace(tr, Options{Kinds: KindsOf(Value)}); err == nil || !strings.Contains(err.Error(), "not recorded") {
+		t.Errorf("values from a statement trace: %v", err)
+	}
+}
+
+// TestTree checks the decision tree on the seed's tables: one split on
+// the faulty line separates the runs.
+func TestTree(t *testing.T) {
+	tests := []struct {
+		name string
+		s    *Spectra
+		want string
+	}{
+		// 3_3_5 and 2_1_3 cover the same lines: no split separates them.
+		{"middle", seedMiddle(), "if middle.py:6 stmt executed -> FAIL (1/2)\n" +
+			"if middle.py:6 stmt not executed -> PASS (4/4)\n"},
+		{"html", seedHTML(), "if remove_html_markup.py:12 stmt executed -> FAIL (1/1)\n" +
+			"if remove_html_markup.py:12 stmt not executed -> PASS (2/2)\n"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		if err := WriteRules(&b, tt.s, Tree(tt.s, TreeOptions{})); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tt.want {
+			t.Errorf("%s:\n%s\nwant\n%s", tt.name, b.String(), tt.want)
+		}
+	}
+}
