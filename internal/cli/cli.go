@@ -40,6 +40,7 @@ type command struct {
 // commands lists culprit's subcommands; help prints them in this order.
 func commands() []command {
 	return []command{
+		{"rank", "rank the code failing tests execute by suspiciousness", runRank},
 		{"reduce", "shrink a failure-inducing input (delta debugging)", runReduce},
 		{"test", "run go test instrumented, recording a trace", runTest},
 	}

@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/culprit-go/culprit/internal/instrument"
+	sfl "github.com/culprit-go/culprit/report"
+	"github.com/culprit-go/culprit/spectrum"
+)
+
+const rankUsage = `Usage: culprit rank [flags] [packages] [-- go test flags]
+
+Rank runs the packages' tests once, instrumented (as culprit test does,
+leaving the trace in .culprit at the module root), and ranks the events
+the tests executed by how strongly they correlate with failing tests:
+statistical fault localization. With -trace DIR it ranks an existing trace
+instead, without running anything.
+
+Each leaf test (a test without subtests, a subtest, an example, a fuzz
+seed) is one run, passing or failing; code a parent test runs outside its
+subtests counts for each of its leaves; skipped tests are left out.
+
+Event kinds (-events, comma-separated, or all):
+  stmt    statements executed (the default; statements sharing a line are distinct)
+  branch  branch outcomes: if/for conditions true or false, switch and select cases
+  func    functions entered
+  value   argument and result values at function entry and exit ("x = 3")
+  pred    predicates over those values: comparisons of numbers ("x < y"),
+          signs ("result > 0"), nil-ness, emptiness of strings and slices
+
+Metrics (-metric, default ochiai; all for a side-by-side table): tarantula,
+ochiai, ochiai2, dstar (-dstar-exp), jaccard, op2, barinel, kulczynski2,
+zoltar. Formulas and sources: docs/rank.md.
+
+Formats (-format): text (a ranked list), listing (the source with each
+executed line's suspiciousness, colored on a terminal; -list restricts it
+to files or functions), table (the event table: events by runs), html (one
+self-contained page), sarif (SARIF 2.1.0), json (schema in docs/rank.md).
+-tree prints a decision tree over the events instead.
+
+Exit status: 0 when a ranking was written (whether or not tests failed:
+failing tests are the input), 2 for bad flags or packages and when no test
+failed (nothing to localize), 1 when the tests could not be run or the
+trace not read.
+
+Flags:
+`
+
+// runRank ranks the events of a test run by suspiciousness.
+func runRank(e *env, args []string) int {
+	fs := flag.NewFlagSet("rank", flag.ContinueOnError)
+	metricName := fs.String("metric", "ochiai", "suspiciousness `METRIC`, or all")
+	star := fs.Float64("dstar-exp", 2, "the exponent of the dstar metric")
+	top := fs.Int("top", 10, "show the `N` most suspicious events (0: all; json and sarif show all unless -top is given)")
+	format := fs.String("format", "text", "output `FORMAT`: text, listing, table, html, sarif or json")
+	out := fs.String("o", "", "write the output to `FILE` instead of standard output")
+	events := fs.String("events", "stmt", "event kinds to rank: `LIST` of stmt, branch, func, value, pred, or all")
+	traceDir := fs.String("trace", "", "rank the existing trace in `DIR` instead of running the tests")
+	list := fs.String("list", "", "listing of the files or functions whose name contains `NAME` (implies -format listing)")
+	tree := fs.Bool("tree", false, "print a decision tree (CART, Gini) over the events separating failing from passing tests")
+	depth := fs.Int("depth", 3, "depth of the -tree decision tree")
+	threshold := fs.Float64("threshold", 0, "sarif: report only events scoring above `SCORE`")
+	testOut := fs.Bool("testout", false, "show go test's output on standard error (it is shown anyway when no test ran)")
+	testFiles := fs.Bool("testfiles", false, "rank events in _test.go files too (left out by default)")
+	color := fs.String("color", "auto", "color the listing: auto (on a terminal), always or never")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), rankUsage)
+		fs.PrintDefaults()
+	}
+	var goFlags []string
+	for i, a := range args {
+		if a == "--" {
+			args, goFlags = args[:i], args[i+1:]
+			break
+		}
+	}
+	var pkgs []string
+	for {
+		if done, status := parseFlags(e, fs, args); done {
+			return status
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pkgs = append(pkgs, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	topSet := false
+	fs.Visit(func(f *flag.Flag) { topSet = topSet || f.Name == "top" })
+	if *list != "" {
+		*format = "listing"
+	}
+	switch *format {
+	case "text", "listing", "table", "html", "sarif", "json":
+	default:
+		errorf(e, "rank: -format %q: want text, listing, table, html, sarif or json", *format)
+		return exitUsage
+	}
+	if !topSet && (*format == "json" || *format == "sarif" || *format == "table") {
+		*top = 0
+	}
+	kinds, err := spectrum.ParseKinds(*events)
+	if err != nil {
+		errorf(e, "rank: -events: %v", err)
+		return exitUsage
+	}
+	var metrics []spectrum.Metric
+	if *metricName == "all" {
+		metrics = spectrum.Metrics(*star)
+	} else {
+		m, err := spectrum.MetricByName(*metricName, *star)
+		if err != nil {
+			errorf(e, "rank: -metric: %v", err)
+			return exitUsage
+		}
+		metrics = []spectrum.Metric{m}
+	}
+	if *color != "auto" && *color != "always" && *color != "never" {
+		errorf(e, "rank: -color %q: want auto, always or never", *color)
+		return exitUsage
+	}
+	if *traceDir != "" && (len(pkgs) > 0 || len(goFlags) > 0) {
+		errorf(e, "rank: -trace ranks an existing trace: it takes no packages or go test flags")
+		return exitUsage
+	}
+
+	dir := *traceDir
+	ranNothing := false
+	if dir == "" {
+		var goOut bytes.Buffer
+		var w io.Writer = &goOut
+		if *testOut {
+			w = e.stderr
+		}
+		res, err := instrument.Run(e.ctx, instrument.Config{
+			Packages: pkgs,
+			Events:   spectrum.Needs(kinds),
+			GoFlags:  goFlags,
+			Stdout:   w,
+			Stderr:   w,
+		})
+		if err != nil {
+			errorf(e, "rank: %v", err)
+			var ue *instrument.UsageError
+			if errors.As(err, &ue) {
+				return exitUsage
+			}
+			return exitFail
+		}
+		dir = res.TraceDir
+		defer func() {
+			// go test's output explains a run without tests.
+			if goOut.Len() > 0 && res.ExitCode != 0 && !*testOut && ranNothing {
+				e.stderr.Write(goOut.Bytes())
+			}
+		}()
+	}
+	s, err := spectrum.Load(dir, spectrum.Options{Kinds: kinds, TestFiles: *testFiles})
+	if err != nil {
+		errorf(e, "rank: %v", err)
+		if errors.Is(err, os.ErrNotExist) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	switch {
+	case len(s.Runs) == 0:
+		ranNothing = true
+		errorf(e, "rank: no test ran: nothing to rank")
+		if *traceDir == "" {
+			return exitFail
+		}
+		return exitUsage
+	case s.Failed() == 0:
+		errorf(e, "rank: no failing test: nothing to rank (%d tests passed)", s.Passed())
+		return exitUsage
+	case s.Passed() == 0:
+		fmt.Fprintf(e.stderr, "culprit: rank: warning: all %d tests failed: the ranking cannot tell their events apart\n", s.Failed())
+	}
+
+	w := e.stdout
+	var file *os.File
+	if *out != "" {
+		file, err = os.Create(*out)
+		if err != nil {
+			errorf(e, "rank: %v", err)
+			return exitUsage
+		}
+		w = file
+	}
+	opt := sfl.Options{Top: *top, Threshold: *threshold, List: *list, Metrics: metrics}
+	opt.Color = *color == "always" || (*color == "auto" && isTerminal(w))
+	r := spectrum.Rank(s, metrics[0])
+	switch {
+	case *tree:
+		err = spectrum.WriteRules(w, s, spectrum.Tree(s, spectrum.TreeOptions{MaxDepth: *depth}))
+	case len(metrics) > 1 && *format == "text":
+		err = sfl.MetricsTable(w, s, opt)
+	case len(metrics) > 1:
+		err = fmt.Errorf("-metric all makes a text table only, not %s", *format)
+	case *format == "text":
+		err = sfl.Text(w, r, opt)
+	case *format == "listing":
+		err = sfl.Listing(w, r, opt)
+	case *format == "table":
+		err = sfl.Table(w, r, opt)
+	case *format == "html":
+		err = sfl.HTML(w, r, opt)
+	case *format == "sarif":
+		err = sfl.SARIF(w, r, opt)
+	case *format == "json":
+		err = sfl.JSON(w, r, kinds.String(), opt)
+	}
+	if file != nil {
+		if cerr := file.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		errorf(e, "rank: %v", err)
+		return exitFail
+	}
+	if *format != "text" && *format != "listing" {
+		for _, n := range s.Notes {
+			fmt.Fprintf(e.stderr, "culprit: rank: note: %s\n", n)
+		}
+	}
+	if *out != "" {
+		abs, _ := filepath.Abs(*out)
+		fmt.Fprintf(e.stderr, "culprit: rank: %s written (%s)\n", abs, strings.TrimSpace(sfl.Header(r)))
+	}
+	return exitOK
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
