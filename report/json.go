@@ -30,6 +30,7 @@ type JSONRun struct {
 	Name    string `json:"name"`
 	Outcome string `json:"outcome"`          // "pass" or "fail"
 	Detail  string `json:"detail,omitempty"` // "panic", "running": how a failing test ended when not plain fail
+	Shared  bool   `json:"shared,omitempty"` // other tests ran meanwhile: its events may include theirs
 }
 
 // JSONLocation is one ranked event of a JSONReport.
@@ -61,7 +62,7 @@ func JSON(w io.Writer, r *spectrum.Ranking, events string, opt Options) error {
 		rep.Notes = []string{}
 	}
 	for _, run := range s.Runs {
-		rep.Runs = append(rep.Runs, JSONRun{Package: run.Package, Name: run.Name, Outcome: run.Outcome.String(), Detail: run.Detail})
+		rep.Runs = append(rep.Runs, JSONRun{Package: run.Package, Name: run.Name, Outcome: run.Outcome.String(), Detail: run.Detail, Shared: run.Shared})
 	}
 	for _, e := range r.Top(opt.Top) {
 		ev := s.Events[e.Event]

@@ -260,6 +260,7 @@ func (c *collector) process(p *trace.Process, own map[int][]int) {
 		}
 		if t.Shared {
 			c.shared++
+			run.Shared = true
 		}
 		c.runs = append(c.runs, run)
 		c.sets = append(c.sets, events(t))

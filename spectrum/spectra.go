@@ -155,6 +155,9 @@ type Run struct {
 	Name    string // the test's name as go test prints it ("TestMiddle/2_1_3")
 	Outcome Outcome
 	Detail  string // how the test ended when it is not plain pass or fail ("panic", "running")
+	// Shared says that other tests ran at the same time for part of this
+	// one and its events may include theirs (the runtime's FlagShared).
+	Shared bool
 }
 
 // ID returns the run's name, prefixed with its package when it has one.
