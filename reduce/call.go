@@ -86,11 +86,19 @@ type Call struct {
 	// Same decides whether a failure is the original one; nil means
 	// SameFailure. Any other failure is Unresolved.
 	Same func(want, got Failure) bool
+	// Rewrite, if set, shrinks each string argument structurally before
+	// Min reduces it rune by rune: it is given the argument's index, its
+	// value and a test telling whether another value still fails the same
+	// way, and returns the smallest failing value it found (package
+	// gosyntax's Rewrite reduces Go source by its syntax tree, package
+	// jsontree's reduces JSON). Max and Diff do not use it.
+	Rewrite func(ctx context.Context, arg int, s string, fails func(ctx context.Context, s string) bool) (string, error)
 
 	fn       reflect.Value
 	params   []reflect.Type // one per parameter; the variadic one is a slice
 	variadic bool
 	args     []reflect.Value // the original arguments, one per parameter
+	orig     []reflect.Value // before Rewrite, if it changed args
 	failure  Failure
 
 	mu    sync.Mutex
@@ -171,7 +179,14 @@ func NewCall(fn any, args ...any) (*Call, error) {
 func (c *Call) Failure() Failure { return c.failure }
 
 // Args returns the original arguments.
-func (c *Call) Args() []any { return c.unpack(c.args) }
+func (c *Call) Args() []any { return c.unpack(c.original()) }
+
+func (c *Call) original() []reflect.Value {
+	if c.orig != nil {
+		return c.orig
+	}
+	return c.args
+}
 
 // Stats returns the number of calls run and of outcomes found in the cache
 // so far.
@@ -199,6 +214,9 @@ func (c *Call) Format(args []any) string {
 func (c *Call) Min(ctx context.Context) ([]any, error) {
 	if err := c.reproduce(ctx); err != nil {
 		return nil, err
+	}
+	if err := c.rewrite(ctx); err != nil {
+		return c.unpack(c.args), err
 	}
 	fail := c.fullSets()
 	err := c.turns(ctx, Min, nil, fail)
@@ -281,7 +299,7 @@ func (c *Call) Test(args []any) string {
 	name := "Test" + upperFirst(c.Name) + "Reduced"
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s was written by culprit reduce: the reduced form of\n", name)
-	fmt.Fprintf(&b, "// %s,\n", abbreviate(c.format(c.args), 70))
+	fmt.Fprintf(&b, "// %s,\n", abbreviate(c.format(c.original()), 70))
 	fmt.Fprintf(&b, "// which failed with %s.\n", abbreviate(c.failure.String(), 70))
 	fmt.Fprintf(&b, "func %s(t *testing.T) {\n", name)
 	switch c.failure.Kind {
@@ -299,6 +317,39 @@ func (c *Call) Test(args []any) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// rewrite runs the Rewrite hook on each string argument and makes its
+// results the arguments Min reduces further.
+func (c *Call) rewrite(ctx context.Context) error {
+	if c.Rewrite == nil {
+		return nil
+	}
+	for a, v := range c.args {
+		if v.Kind() != reflect.String {
+			continue
+		}
+		fails := func(ctx context.Context, s string) bool {
+			args := append([]reflect.Value(nil), c.args...)
+			nv := reflect.New(v.Type()).Elem()
+			nv.SetString(s)
+			args[a] = nv
+			return c.test(ctx, args) == Fail
+		}
+		s, err := c.Rewrite(ctx, a, v.String(), fails)
+		if err != nil {
+			return fmt.Errorf("reduce: call: %s argument %d: %w", c.Name, a+1, err)
+		}
+		if len(s) < len(v.String()) && fails(ctx, s) {
+			if c.orig == nil {
+				c.orig = append([]reflect.Value(nil), c.args...)
+			}
+			nv := reflect.New(v.Type()).Elem()
+			nv.SetString(s)
+			c.args[a] = nv
+		}
+	}
+	return nil
 }
 
 // reproduce runs the original call again (the first test) and checks

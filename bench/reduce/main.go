@@ -6,6 +6,15 @@
 //
 //	go run ./bench/reduce [-runs N] [-jobs 1,2]
 //
+// With -peers it compares culprit with C-Vise and C-Reduce instead
+// (installed from Debian packages when missing): a Go file of
+// github.com/pkg/errors with an injected compile error, fastjson's
+// large.json with an oracle on one value, and a C file with a gcc
+// warning, each reduced by the three tools with the same interestingness
+// script, which also counts the tests:
+//
+//	go run ./bench/reduce -peers [-peer-jobs 2] [-limit 20m] [-only go]
+//
 // It builds culprit into a temporary directory and uses its own binary,
 // re-executed, as the oracles: "mystery" (the seed's: fails when a '('
 // precedes a ')'), "json" (a parser that panics on a null "crash" key) and
@@ -40,7 +49,18 @@ func main() {
 	}
 	runs := flag.Int("runs", 1, "time each reduction `N` times and keep the fastest")
 	jobsList := flag.String("jobs", "1,2", "comma-separated `list` of --jobs values to compare")
+	peersMode := flag.Bool("peers", false, "compare culprit with C-Vise and C-Reduce on real inputs instead")
+	peerJobs := flag.Int("peer-jobs", 2, "parallel tests of each tool in -peers mode")
+	limit := flag.Duration("limit", 20*time.Minute, "stop a tool after `DURATION` in -peers mode")
+	only := flag.String("only", "", "in -peers mode, run only the inputs whose name starts with `PREFIX` (go, json, c)")
 	flag.Parse()
+	if *peersMode {
+		if err := peers(*peerJobs, *limit, *only); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := bench(*runs, *jobsList); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)

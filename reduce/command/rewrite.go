@@ -97,7 +97,7 @@ func (x *reduction) rewrite(ctx context.Context, fail selection) (*Input, error)
 	}
 	var rebased *Input
 	for i := range out {
-		if len(out[i].Data) < len(files[i].Data) {
+		if string(out[i].Data) != string(files[i].Data) {
 			rebased = x.rebase(back(out))
 			break
 		}

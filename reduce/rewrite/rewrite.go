@@ -138,8 +138,8 @@ type Stats struct {
 }
 
 // Reduce applies the syntaxes' edits to the files for as long as the
-// result keeps failing and shrinks, round after round, until no round of
-// any file makes progress. The files must fail on entry. A candidate is
+// result keeps failing and shrinks (once normalized), round after round,
+// until no round of any file makes progress. The files must fail on entry. A candidate is
 // only tested when it is smaller than the current text. On cancellation
 // Reduce returns the smallest failing files found so far with an error
 // wrapping ctx.Err().
@@ -209,7 +209,13 @@ func (r *reducer) round(ctx context.Context, i int, edits []Edit) (bool, error) 
 		}
 		return f.Syntax.Normalize(f.Path, f.Data, text)
 	}
-	best := f.Data
+	// The measure of progress: the size of the current text once
+	// normalized, which a layout change alone may make larger.
+	size := len(f.Data)
+	if norm, err := f.Syntax.Normalize(f.Path, f.Data, f.Data); err == nil {
+		size = len(norm)
+	}
+	bestSize := size
 	test := func(ctx context.Context, kept []int) reduce.Outcome {
 		if len(kept) == len(edits) {
 			return reduce.Fail // the current text
@@ -224,7 +230,7 @@ func (r *reducer) round(ctx context.Context, i int, edits []Edit) (bool, error) 
 			}
 			return reduce.Unresolved
 		}
-		if len(text) >= len(f.Data) {
+		if len(text) >= size {
 			return reduce.Unresolved // no progress: never worth a test
 		}
 		files := append([]File(nil), r.files...)
@@ -235,8 +241,8 @@ func (r *reducer) round(ctx context.Context, i int, edits []Edit) (bool, error) 
 		out := r.test(ctx, files)
 		if out == reduce.Fail && ctx.Err() == nil {
 			r.mu.Lock()
-			if len(text) < len(best) {
-				best = text
+			if len(text) < bestSize {
+				bestSize = len(text)
 				if r.cfg.OnImprove != nil {
 					r.cfg.OnImprove(files)
 				}
@@ -248,7 +254,7 @@ func (r *reducer) round(ctx context.Context, i int, edits []Edit) (bool, error) 
 	res, err := reduce.DD(ctx, idx, test, reduce.Min, reduce.Config{Workers: r.cfg.Workers})
 	if len(res.Fail) < len(edits) {
 		text, cerr := candidate(res.Fail)
-		if cerr == nil && len(text) < len(f.Data) {
+		if cerr == nil && len(text) < size {
 			r.files[i].Data = text
 			return true, err
 		}
@@ -257,4 +263,19 @@ func (r *reducer) round(ctx context.Context, i int, edits []Edit) (bool, error) 
 		return false, fmt.Errorf("rewrite %s: %w", f.Path, err)
 	}
 	return false, nil
+}
+
+// String reduces one text of the given syntax, named name (a file name
+// such as "main.go"), while fails reports true, and returns the smallest
+// failing text found. It is Reduce for callers with a text and a
+// predicate rather than files and an outcome.
+func String(ctx context.Context, syn Syntax, name, text string, fails func(ctx context.Context, text string) bool, workers int) (string, error) {
+	test := func(ctx context.Context, files []File) reduce.Outcome {
+		if fails(ctx, string(files[0].Data)) {
+			return reduce.Fail
+		}
+		return reduce.Pass
+	}
+	out, _, err := Reduce(ctx, []File{{Path: name, Data: []byte(text), Syntax: syn}}, test, Config{Workers: workers})
+	return string(out[0].Data), err
 }
