@@ -63,8 +63,12 @@ func TestTransformations(t *testing.T) {
 		{
 			reason: "members and elements are deleted",
 			in:     "{\n  \"a\": 1,\n  \"b\": [1, 2, 3],\n  \"c\": true\n}\n",
-			fails:  func(v any) bool { m, _ := v.(map[string]any); b, _ := m["b"].([]any); return len(b) > 0 && b[len(b)-1] == 3.0 },
-			want:   "{\n  \"b\": [\n    3\n  ]\n}\n",
+			fails: func(v any) bool {
+				m, _ := v.(map[string]any)
+				b, _ := m["b"].([]any)
+				return len(b) > 0 && b[len(b)-1] == 3.0
+			},
+			want: "{\n  \"b\": [\n    3\n  ]\n}\n",
 		},
 		{
 			reason: "a nested value is hoisted",
