@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,6 +232,124 @@ func TestCompileErrors(t *testing.T) {
 		}
 		if res.ExitCode != cmd.ProcessState.ExitCode() || out.String() != string(plain) {
 			t.Errorf("%s: exit %d, output:\n%s\nwant exit %d, output:\n%s", fixture, res.ExitCode, out.Bytes(), cmd.ProcessState.ExitCode(), plain)
+		}
+	}
+}
+
+// TestHazards runs the hazards fixture, which checks its own results, with
+// each event kind alone and with all: it must pass as it does plain. The
+// trace of the run with every kind holds each kind of stream record, and
+// the fuzz target's seeds as tests of their own.
+func TestHazards(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/hazards")
+	cmd := exec.Command("go", "test", "-count=1", ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("plain run fails: %v\n%s", err, out)
+	}
+	kinds := []string{"stmt", "branch", "func", "reads", "writes", "calls", "panics", "goroutines", "chans", "all"}
+	if testing.Short() {
+		kinds = []string{"all"}
+	}
+	for _, k := range kinds {
+		set, err := trace.ParseEvents(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		traceDir := t.TempDir()
+		var out bytes.Buffer
+		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: set,
+			TraceDir: traceDir, Stdout: &out, Stderr: &out})
+		if err != nil {
+			t.Fatalf("-events %s: %v", k, err)
+		}
+		if res.ExitCode != 0 {
+			t.Errorf("-events %s: exit %d:\n%s", k, res.ExitCode, out.Bytes())
+			continue
+		}
+		if k != "all" {
+			continue
+		}
+		tr, err := trace.Open(traceDir)
+		if err != nil || len(tr.Processes) != 1 {
+			t.Fatalf("trace: %v", err)
+		}
+		p := tr.Processes[0]
+		tags := map[byte]int{}
+		linked := 0
+		for _, e := range p.Events {
+			tags[e.Tag]++
+			if e.Tag == trace.TagEnter && e.From >= 0 {
+				linked++
+				if s := tr.Sites.Sites[e.From]; s.Kind != trace.KindCall {
+					t.Errorf("entry linked to a %v site", s.Kind)
+				}
+			}
+			if s := tr.Sites.Sites[e.Site]; s.Line == 0 || s.Col == 0 {
+				t.Errorf("record %c at a site without a position: %+v", e.Tag, s)
+			}
+		}
+		for _, tag := range []byte{trace.TagEnter, trace.TagExit, trace.TagRead, trace.TagWrite, trace.TagCall, trace.TagReturn,
+			trace.TagPanic, trace.TagRecover, trace.TagGo, trace.TagStarted, trace.TagSend, trace.TagRecv} {
+			if tags[tag] == 0 {
+				t.Errorf("no %q records", tag)
+			}
+		}
+		if linked == 0 {
+			t.Error("no function entry linked to its call site")
+		}
+		tests := map[string]*trace.Test{}
+		for _, x := range p.Tests {
+			tests[x.Name] = x
+		}
+		for _, name := range []string{"FuzzGoto/seed#0", "FuzzGoto/seed#1", "TestParallel/1", "TestParallel/2", "TestHazards"} {
+			if x := tests[name]; x == nil || x.Outcome != trace.OutcomePass || len(x.Hits) == 0 {
+				t.Errorf("%s: %+v, want passed with hits", name, x)
+			}
+		}
+		if x := tests["TestHazards"]; x != nil && x.Shared {
+			t.Error("TestHazards ran alone but is marked shared")
+		}
+	}
+}
+
+// TestInstrumentWidening checks that -instrument adds packages that are
+// not tested to what is instrumented.
+func TestInstrumentWidening(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/widen")
+	for _, widen := range []bool{false, true} {
+		cfg := Config{Dir: dir, Packages: []string{"./a"}, Events: trace.EventStmt, TraceDir: t.TempDir(),
+			Stdout: io.Discard, Stderr: io.Discard}
+		if widen {
+			cfg.Instrument = []string{"./b"}
+		}
+		res, err := Run(context.Background(), cfg)
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("widen %v: %v %+v", widen, err, res)
+		}
+		tr, err := trace.Open(cfg.TraceDir)
+		if err != nil || len(tr.Processes) != 1 {
+			t.Fatalf("widen %v: %v", widen, err)
+		}
+		inB := map[int]bool{}
+		for id, s := range tr.Sites.Sites {
+			if filepath.Base(s.File) == "b.go" {
+				inB[id] = true
+			}
+		}
+		hitB := 0
+		for _, x := range tr.Processes[0].Tests {
+			for _, h := range x.Hits {
+				if inB[h] {
+					hitB++
+				}
+			}
+		}
+		if widen && (len(inB) != 2 || hitB != 2) {
+			t.Errorf("-instrument ./b: %d sites in b.go, %d hit; want 2 and 2", len(inB), hitB)
+		}
+		if !widen && len(inB) != 0 {
+			t.Errorf("without -instrument: %d sites in b.go", len(inB))
 		}
 	}
 }

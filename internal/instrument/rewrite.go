@@ -129,16 +129,22 @@ func (r *fileRewriter) rewrite() []byte {
 		r.funcBody(fd.Type, fd.Recv, fd.Body, funcName(r.pkg, fd), nil, fd)
 	}
 	r.redirectExits()
-	if !r.usesRT {
+	if len(r.edits) == 0 {
 		return nil
 	}
-	// The import goes right after the package clause.
-	imp := fmt.Sprintf(";import %s %q", rtName, rtPath)
+	// The imports go right after the package clause. Counter stores need
+	// none: the package's array is declared in a file of its own.
+	imp := ""
+	if r.usesRT {
+		imp = fmt.Sprintf(";import %s %q", rtName, rtPath)
+	}
 	if r.race {
 		imp += fmt.Sprintf(";import %s %q", atomicName, "sync/atomic")
 		r.tail = append(r.tail, fmt.Sprintf("var _ = %s.StoreUint32", atomicName))
 	}
-	r.insert(r.offset(r.file.Name.End()), false, -1000, imp)
+	if imp != "" {
+		r.insert(r.offset(r.file.Name.End()), false, -1000, imp)
+	}
 	return r.apply()
 }
 

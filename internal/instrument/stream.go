@@ -92,7 +92,7 @@ func (r *fileRewriter) walk(fs *funcState, e ast.Expr, unit ast.Node, depth int,
 	case *ast.UnaryExpr:
 		switch x.Op {
 		case token.AND:
-			r.lvalue(fs, x.X, unit)
+			r.lvalueAt(fs, x.X, unit, depth+1)
 			return
 		case token.ARROW:
 			r.walk(fs, x.X, unit, depth+1, ctxValue)
@@ -110,7 +110,7 @@ func (r *fileRewriter) walk(fs *funcState, e ast.Expr, unit ast.Node, depth int,
 				if isPointerOrIface(r.info.TypeOf(x.X)) {
 					r.walk(fs, x.X, unit, depth+1, ctxValue)
 				} else {
-					r.lvalue(fs, x.X, unit) // a struct value: x.f is x's storage
+					r.lvalueAt(fs, x.X, unit, depth+1) // a struct value: x.f is x's storage
 				}
 			}
 			return
@@ -168,11 +168,11 @@ func isPointerOrIface(t types.Type) bool {
 func (r *fileRewriter) indexBase(fs *funcState, x ast.Expr, unit ast.Node, depth int) {
 	switch t := r.info.TypeOf(x).(type) {
 	case *types.TypeParam:
-		r.lvalue(fs, x, unit)
+		r.lvalueAt(fs, x, unit, depth+1)
 		return
 	default:
 		if _, ok := under(t).(*types.Array); ok {
-			r.lvalue(fs, x, unit)
+			r.lvalueAt(fs, x, unit, depth+1)
 			return
 		}
 	}
@@ -181,28 +181,30 @@ func (r *fileRewriter) indexBase(fs *funcState, x ast.Expr, unit ast.Node, depth
 
 // lvalue walks an expression denoting storage: its variable is not
 // wrapped, what it reads to find the storage is.
-func (r *fileRewriter) lvalue(fs *funcState, e ast.Expr, unit ast.Node) {
+func (r *fileRewriter) lvalue(fs *funcState, e ast.Expr, unit ast.Node) { r.lvalueAt(fs, e, unit, 1) }
+
+func (r *fileRewriter) lvalueAt(fs *funcState, e ast.Expr, unit ast.Node, depth int) {
 	switch x := e.(type) {
 	case nil:
 	case *ast.Ident:
 	case *ast.ParenExpr:
-		r.lvalue(fs, x.X, unit)
+		r.lvalueAt(fs, x.X, unit, depth+1)
 	case *ast.SelectorExpr:
 		if _, ok := r.info.Selections[x]; !ok {
 			return
 		}
 		if isPointerOrIface(r.info.TypeOf(x.X)) {
-			r.walk(fs, x.X, unit, 1, ctxValue)
+			r.walk(fs, x.X, unit, depth+1, ctxValue)
 		} else {
-			r.lvalue(fs, x.X, unit)
+			r.lvalueAt(fs, x.X, unit, depth+1)
 		}
 	case *ast.IndexExpr:
-		r.indexBase(fs, x.X, unit, 0)
-		r.walk(fs, x.Index, unit, 1, ctxValue)
+		r.indexBase(fs, x.X, unit, depth)
+		r.walk(fs, x.Index, unit, depth+1, ctxValue)
 	case *ast.StarExpr:
-		r.walk(fs, x.X, unit, 1, ctxValue)
+		r.walk(fs, x.X, unit, depth+1, ctxValue)
 	default:
-		r.walk(fs, e, unit, 0, ctxValue)
+		r.walk(fs, e, unit, depth, ctxValue)
 	}
 }
 
@@ -212,9 +214,15 @@ func wantsValue(t types.Type) bool {
 	if t == nil {
 		return false
 	}
-	switch under(t).(type) {
+	switch u := under(t).(type) {
 	case *types.Struct, *types.Array, *types.Tuple:
 		return false
+	case *types.Pointer:
+		// A pointer to an array through a generic call's result crashes
+		// the compiler when sliced (go1.26: "bad ptr to array in slice").
+		if _, arr := under(u.Elem()).(*types.Array); arr {
+			return false
+		}
 	}
 	return true
 }

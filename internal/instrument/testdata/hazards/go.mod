@@ -1,0 +1,3 @@
+module example.com/hazards
+
+go 1.22

@@ -1,0 +1,295 @@
+// Package hazards holds the constructs instrumentation must not change
+// the meaning of; hazards_test.go checks each result, so that the test
+// passes plain and instrumented alike (cmd/cover's testdata/test.go does
+// the same).
+package hazards
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+var order []string
+
+// Init order: package variables initialize in dependency order.
+var (
+	initA = initB + 1
+	initB = note("B", 1)
+)
+
+func note(s string, v int) int { order = append(order, s); return v }
+
+func init() { order = append(order, "init") }
+
+var global = 1
+
+func bump() int { global += 10; return 3 }
+
+// EvalOrder: a variable operand is read after the calls of its
+// expression, as the compiler does it.
+func EvalOrder() (int, int, int) {
+	x := 1
+	f := func() int { x = 2; return 3 }
+	a := x + f() // x read after f: 5
+	global = 1
+	b := global + bump() // 14
+	y := 1
+	p := &y
+	g := func() int { *p = 7; return 1 }
+	c := y + g() // 8
+	return a, b, c
+}
+
+// Short keeps short-circuit evaluation.
+func Short(calls *int) bool {
+	t := func(v bool) bool { *calls++; return v }
+	return t(false) && t(true) || t(true) || t(false)
+}
+
+// Consts keeps untyped constants untyped.
+func Consts() (float64, float64, uint8, string) {
+	s := []float64{0, 0}
+	s[1] = 1
+	ch := make(chan float64, 1)
+	ch <- 2
+	var u uint8 = 1
+	u <<= 3
+	const k = 1 << 10
+	return s[1], <-ch, u, fmt.Sprint(k / 3.0)
+}
+
+type pt struct{ x, y int }
+
+func (p *pt) move(d int) { p.x += d }
+func (p pt) sum() int    { return p.x + p.y }
+
+// Addr keeps addressability: &x, x++, m[k] = v, s[i].f = v, methods on
+// addressable receivers, slices of arrays.
+func Addr() string {
+	x := 1
+	q := &x
+	*q++
+	x++
+	m := map[string]int{}
+	m["a"] = x
+	m["a"] += 2
+	s := []pt{{1, 2}, {3, 4}}
+	s[1].y = 9
+	v := pt{1, 1}
+	v.move(4)
+	arr := [3]int{1, 2, 3}
+	sl := arr[1:]
+	arr[2] = 30
+	f := v.sum // method value: copies v now
+	v.x = 100
+	return fmt.Sprint(x, m["a"], s, v, sl, f())
+}
+
+// Number is a generic constraint.
+type Number interface{ ~int | ~float64 }
+
+// Sum is generic.
+func Sum[T Number](xs ...T) (total T) {
+	for _, x := range xs {
+		total += x
+	}
+	return
+}
+
+// Pair is a generic type with a method.
+type Pair[K comparable, V any] struct {
+	K K
+	V V
+}
+
+// First returns the key.
+func (p Pair[K, V]) First() K { return p.K }
+
+// Multi has several and named results.
+func Multi(s string) (n int, up string, err error) {
+	defer func() { n *= 2 }() // named results changed after return
+	if s == "" {
+		return 0, "", errors.New("empty")
+	}
+	return len(s), strings.ToUpper(s), nil
+}
+
+func split(s string) (string, string) {
+	a, b, _ := strings.Cut(s, "=")
+	return a, b
+}
+
+// Tuple assigns several results, and passes them on directly.
+func Tuple() string {
+	a, b := split("k=v")
+	b, a = a, b
+	return fmt.Sprint(a, b, join(split("x=y")))
+}
+
+func join(a, b string) string { return a + b }
+
+// Rec recovers: recover stays directly in the deferred function.
+func Rec(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("recovered: %v", r)
+		}
+	}()
+	f()
+	return nil
+}
+
+func helperRecover() any { return recover() } // not directly deferred: nil
+
+// NoRec shows recover outside the deferred function returns nil.
+func NoRec() (got any, err error) {
+	defer func() {
+		got = helperRecover()
+		err, _ = recover().(error)
+	}()
+	panic(errors.New("e"))
+}
+
+// Goto jumps without jumping over declarations.
+func Goto(n int) int {
+	i := 0
+loop:
+	if i < n {
+		i++
+		goto loop
+	}
+	return i
+}
+
+// Fall falls through.
+func Fall(n int) string {
+	var b strings.Builder
+	switch {
+	case n > 1:
+		b.WriteString("big ")
+		fallthrough
+	case n > 0:
+		b.WriteString("positive")
+	default:
+		b.WriteString("other")
+	}
+	return b.String()
+}
+
+// Kind switches on types.
+func Kind(v any) string {
+	switch x := v.(type) {
+	case int, int64:
+		return fmt.Sprintf("int %v", x)
+	case string:
+		return "string " + x
+	case nil:
+		return "nil"
+	case error:
+		return "error " + x.Error()
+	}
+	return "other"
+}
+
+// Closures share captured variables.
+func Closures() int {
+	n := 0
+	inc := func() { n++ }
+	get := func() int { return n }
+	for i := 0; i < 3; i++ {
+		inc()
+	}
+	var fs []func() int
+	for i := range 3 {
+		fs = append(fs, func() int { return i })
+	}
+	return get()*100 + fs[0]() + fs[2]()
+}
+
+// Chans sends and receives, with select and range.
+func Chans() string {
+	ch := make(chan int, 3)
+	done := make(chan bool)
+	go func(k int) {
+		for i := 0; i < k; i++ {
+			ch <- i * 10
+		}
+		close(ch)
+		done <- true
+	}(3)
+	<-done
+	var got []int
+	for v := range ch {
+		got = append(got, v)
+	}
+	c2 := make(chan string, 1)
+	c2 <- "x"
+	select {
+	case s, ok := <-c2:
+		got = append(got, len(s))
+		_ = ok
+	default:
+		got = append(got, -1)
+	}
+	v, ok := <-ch
+	return fmt.Sprint(got, v, ok)
+}
+
+// Labels breaks and continues outer loops.
+func Labels() int {
+	n := 0
+outer:
+	for i := 0; i < 5; i++ {
+		for j := 0; j < 5; j++ {
+			if j == 2 {
+				continue outer
+			}
+			if i == 3 {
+				break outer
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// Sorted calls back from uninstrumented code.
+func Sorted(xs []int) []int {
+	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+	return xs
+}
+
+// NoInline keeps its directive.
+//
+//go:noinline
+func NoInline(x int) int { return x + 1 }
+
+// Order reports the initialization order.
+func Order() string { return fmt.Sprint(order, initA) }
+
+// Shadow declares in if and switch headers.
+func Shadow(x int) int {
+	if x := x * 2; x > 4 {
+		return x
+	} else if y := x + 1; y > 2 {
+		return y
+	}
+	switch y := x; {
+	case y > 0:
+		return -y
+	}
+	return 0
+}
+
+func (p pt) id() pt { return p }
+
+// Chain calls methods on values inside && operands; it slices an array
+// through a pointer.
+func Chain(a, b pt, ok bool) bool {
+	var arr [4]byte
+	pa := &arr
+	copy((*pa)[:], "ab")
+	return ok && a.id().sum() == b.id().sum() && pa[1] == 'b'
+}

@@ -1,0 +1,69 @@
+package hazards
+
+import (
+	"fmt"
+	"testing"
+)
+
+// check compares a result with what the code means.
+func check(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+func TestHazards(t *testing.T) {
+	a, b, c := EvalOrder()
+	check(t, "EvalOrder", fmt.Sprint(a, b, c), "5 14 8")
+	calls := 0
+	check(t, "Short", Short(&calls), true)
+	check(t, "Short calls", calls, 2)
+	f1, f2, u, k := Consts()
+	check(t, "Consts", fmt.Sprintf("%T %v %T %v %v %v", f1, f1, f2, f2, u, k), "float64 1 float64 2 8 341.3333333333333")
+	check(t, "Addr", Addr(), "3 5 [{1 2} {3 9}] {100 1} [2 30] 6")
+	check(t, "Sum", Sum(1, 2, 3), 6)
+	check(t, "Sum float", Sum(1.5, 2), 3.5)
+	check(t, "Pair", Pair[string, int]{"k", 1}.First(), "k")
+	n, up, err := Multi("ab")
+	check(t, "Multi", fmt.Sprint(n, up, err), "4AB<nil>")
+	_, _, err = Multi("")
+	check(t, "Multi err", err, "empty")
+	check(t, "Tuple", Tuple(), "vkxy")
+	check(t, "Rec", Rec(func() { panic("x") }), "recovered: x")
+	check(t, "Rec none", Rec(func() {}), nil)
+	got, err := NoRec()
+	check(t, "NoRec", fmt.Sprint(got, err), "<nil> e")
+	check(t, "Goto", Goto(4), 4)
+	check(t, "Fall", Fall(2)+"/"+Fall(1)+"/"+Fall(0), "big positive/positive/other")
+	check(t, "Kind", Kind(3)+","+Kind(int64(4))+","+Kind("a")+","+Kind(nil)+","+Kind(fmt.Errorf("e"))+","+Kind(2.5), "int 3,int 4,string a,nil,error e,other")
+	check(t, "Closures", Closures(), 302)
+	check(t, "Chans", Chans(), "[0 10 20 1] 0 false")
+	check(t, "Labels", Labels(), 6)
+	check(t, "Sorted", Sorted([]int{3, 1, 2}), []int{1, 2, 3})
+	check(t, "NoInline", NoInline(1), 2)
+	check(t, "Order", Order(), "[B init] 2")
+	check(t, "Shadow", fmt.Sprint(Shadow(3), Shadow(2), Shadow(1), Shadow(0)), "6 5 3 0")
+	check(t, "Tagged", Tagged(), true)
+	check(t, "Chain", Chain(pt{1, 2}, pt{2, 1}, true), true)
+}
+
+func TestParallel(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			t.Parallel()
+			check(t, "Goto", Goto(n), n)
+		})
+	}
+}
+
+func FuzzGoto(f *testing.F) {
+	f.Add(3)
+	f.Add(5)
+	f.Fuzz(func(t *testing.T, n int) {
+		if n < 0 || n > 100 {
+			t.Skip()
+		}
+		check(t, "Goto", Goto(n), n)
+	})
+}

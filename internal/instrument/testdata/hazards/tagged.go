@@ -1,0 +1,6 @@
+//go:build !nothere
+
+package hazards
+
+// Tagged is compiled: its build constraint holds.
+func Tagged() bool { return true }

@@ -1,0 +1,6 @@
+package a
+
+import "example.com/widen/b"
+
+// Quad quadruples.
+func Quad(x int) int { return b.Double(b.Double(x)) }

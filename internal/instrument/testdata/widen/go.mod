@@ -1,0 +1,3 @@
+module example.com/widen
+
+go 1.22
