@@ -230,7 +230,7 @@ func (a *analysis) addStmts(depth int, list []ast.Stmt) {
 
 // rounds lists the rounds on this file, largest subtrees first.
 func (a *analysis) rounds() []func() []rewrite.Edit {
-	rs := []func() []rewrite.Edit{a.comments, a.decls, a.members}
+	rs := []func() []rewrite.Edit{a.comments, a.decls, a.members, a.receivers, a.results}
 	for d := range a.stmts {
 		rs = append(rs,
 			func() []rewrite.Edit { return a.deleteStmts(d) },
@@ -454,6 +454,43 @@ func (a *analysis) params() []rewrite.Edit {
 			}
 			out = append(out, e)
 		}
+	}
+	return out
+}
+
+// receivers turns each method into a function by deleting its receiver.
+func (a *analysis) receivers() []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, d := range a.file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
+			out = append(out, a.del(fd.Recv))
+		}
+	}
+	return out
+}
+
+// results makes each function return nothing: it deletes the result
+// list and the values of the function's return statements.
+func (a *analysis) results() []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, d := range a.file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Type.Results == nil || fd.Body == nil {
+			continue
+		}
+		e := rewrite.Edit{{Start: a.off(fd.Type.Results.Pos()), End: a.off(fd.Type.Results.End())}}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if len(n.Results) > 0 {
+					e = append(e, rewrite.Replacement{Start: a.off(n.Results[0].Pos()), End: a.off(n.Results[len(n.Results)-1].End())})
+				}
+			}
+			return true
+		})
+		out = append(out, e)
 	}
 	return out
 }

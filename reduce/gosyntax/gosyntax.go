@@ -2,9 +2,10 @@
 //
 // Largest subtrees first, it proposes to delete comments, declarations,
 // struct fields and interface methods, statements (block by block from
-// the function bodies down, case clauses included) and function
+// the function bodies down, case clauses included), method receivers,
+// result lists with the values of the return statements, function
 // parameters together with the matching argument of every call in the
-// file; to replace an if by its then- or else-branch, a loop, block,
+// file, and call arguments; to replace an if by its then- or else-branch, a loop, block,
 // labeled, go or defer statement by its body or call, a switch by one of
 // its clauses; an expression by an operand (a binary expression by either
 // side, a call by its first or last argument, a parenthesized, unary,
