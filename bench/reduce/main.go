@@ -209,17 +209,11 @@ func bench(runs int, jobsList string) error {
 		}
 		jobs = append(jobs, j)
 	}
-	tmp, err := os.MkdirTemp("", "culprit-bench-")
+	tmp, culprit, err := buildCulprit("culprit-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	culprit := filepath.Join(tmp, "culprit")
-	build := exec.Command("go", "build", "-o", culprit, "./cmd/culprit")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("build culprit (run from the repository root): %w", err)
-	}
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -313,4 +307,21 @@ func reduceOnce(culprit, self, input, oracle string, jobs int) (summary, error) 
 		return summary{}, fmt.Errorf("decode summary: %w", err)
 	}
 	return s, nil
+}
+
+// buildCulprit builds culprit into a new temporary directory, which the
+// caller removes.
+func buildCulprit(prefix string) (tmp, culprit string, err error) {
+	tmp, err = os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", "", err
+	}
+	culprit = filepath.Join(tmp, "culprit")
+	build := exec.Command("go", "build", "-o", culprit, "./cmd/culprit")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		os.RemoveAll(tmp)
+		return "", "", fmt.Errorf("build culprit (run from the repository root): %w", err)
+	}
+	return tmp, culprit, nil
 }

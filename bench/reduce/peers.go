@@ -163,17 +163,11 @@ func peers(jobs int, limit time.Duration, only string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "culprit-peers-")
+	tmp, culprit, err := buildCulprit("culprit-peers-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	culprit := filepath.Join(tmp, "culprit")
-	build := exec.Command("go", "build", "-o", culprit, "./cmd/culprit")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("build culprit (run from the repository root): %w", err)
-	}
 	fmt.Printf("culprit reduce vs C-Vise and C-Reduce: %s/%s, %d CPUs, %s, %s, %d jobs each, limit %v per run\n\n",
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), time.Now().Format("2006-01-02"), jobs, limit)
 	fmt.Printf("| %-40s | %-8s | %8s | %6s | %8s | %7s | %7s | %7s |\n", "input", "tool", "bytes", "tests", "seconds", "bytes/cv", "tests/cv", "time/cv")
