@@ -136,7 +136,9 @@ func Test(tb TB) *T {
 
 // Done runs deferred at the top of a test function registered by Test:
 // the test's body returned; its parallel subtests and cleanups may still
-// run.
+// run. The parent stays blocked: t.Run returns only after t's cleanups,
+// and finish, the last of them, unblocks it. (A test that called
+// t.Parallel unblocked its parent there.)
 func Done(t *T) {
 	if t == nil {
 		return
@@ -144,7 +146,6 @@ func Done(t *T) {
 	mu.Lock()
 	flushLocked()
 	t.running = false
-	t.unblockLocked()
 	mu.Unlock()
 }
 

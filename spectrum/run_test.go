@@ -20,9 +20,24 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestAttribution runs testdata/parallel instrumented: parallel subtests,
-// a goroutine a test starts, a parent's own code, a skipped test.
+// a goroutine a test starts, a parent's own code, a skipped test. With
+// -parallel=1 the runtime sees one test at a time, and every spectrum must
+// be exact; by default parallel siblings may share what ran meanwhile.
 func TestAttribution(t *testing.T) {
 	needGo(t)
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		exact bool // no run may be shared
+	}{
+		{"parallel", nil, false},
+		{"one at a time", []string{"-parallel=1"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { attribution(t, tc.flags, tc.exact) })
+	}
+}
+
+func attribution(t *testing.T, flags []string, exact bool) {
 	dir, err := filepath.Abs(filepath.Join("testdata", "parallel"))
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +45,7 @@ func TestAttribution(t *testing.T) {
 	traceDir := t.TempDir()
 	var out bytes.Buffer
 	res, err := instrument.Run(context.Background(), instrument.Config{
-		Dir: dir, Packages: []string{"."}, Events: trace.EventStmt, TraceDir: traceDir,
+		Dir: dir, Packages: []string{"."}, Events: trace.EventStmt, TraceDir: traceDir, GoFlags: flags,
 		Stdout: &out, Stderr: &out, Env: append(os.Environ(), "GOFLAGS=-mod=mod"),
 	})
 	if err != nil {
@@ -52,6 +67,9 @@ func TestAttribution(t *testing.T) {
 		t.Fatalf("%d runs, want TestPar/a, b and c: %v (notes %v)", len(s.Runs), s.Runs, s.Notes)
 	}
 	for r, run := range s.Runs {
+		if exact && run.Shared {
+			t.Errorf("%s ran alone but is marked shared", run.Name)
+		}
 		funcs := map[string]bool{}
 		for _, e := range s.RunEvents(r) {
 			f := s.Events[e].Func
@@ -91,9 +109,20 @@ func TestMiddleGolden(t *testing.T) {
 	var rep struct {
 		Passed, Failed int
 		Locations      []map[string]any
+		Runs           []struct {
+			Name   string
+			Shared bool
+		}
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatal(err)
+	}
+	// middle's subtests run one after another: none may be marked as
+	// sharing its spectrum with another.
+	for _, run := range rep.Runs {
+		if run.Shared {
+			t.Errorf("%s ran alone but is marked shared", run.Name)
+		}
 	}
 	// Notes depend on the runtime's view of the run; the ranking must not.
 	slim := map[string]any{"passed": rep.Passed, "failed": rep.Failed, "locations": rep.Locations}
