@@ -1,0 +1,35 @@
+// Package deps is culprit's dependence engine: it replays the events of
+// one test's run (reads, writes, calls, returns, panics, channel
+// operations) over the structure of the program's source (statements,
+// control flow, assignments, call arguments) and builds the run's dynamic
+// dependence graph, from which backward and forward slices are taken.
+//
+// A node is a variable or pseudo-variable at a site: "x" defined by the
+// assignment at middle.go:8:3, "<test>" the condition at middle.go:9:6,
+// "<Middle() return value>" the return statement at middle.go:12:4,
+// "<t.Errorf()>" the call statement that reported a failure. Nodes are
+// summed over the executions of their site (the summary graph: its size is
+// bounded by the program, not by the run).
+//
+// Data dependencies link each read to the definitions it saw: for local
+// variables, those of the frame that owns the variable (closures see
+// their enclosing function's latest frame); for package variables, the
+// latest definitions anywhere. Writes through fields, elements and
+// pointers ("p.f", "s[i]") add to what a later read of their root
+// variable sees, without replacing it. Arguments flow to parameters
+// (receivers included, variadic arguments to the last parameter), return
+// statements to the call's value, sent values to the receive that took
+// them, a panic's value to the recover that stopped it. Calls into code
+// that is not instrumented make their value depend on all their operands.
+//
+// Control dependencies come from the post-dominators of each function's
+// control-flow graph, built from the source: if/else chains, loops,
+// switch and type switch cases, select, break, continue, goto,
+// fallthrough, early returns and calls that end the function (panic,
+// t.Fatal, os.Exit). The dynamic instance that governs a unit is the
+// latest execution, in the same frame, of one of its static controllers.
+//
+// The engine imports trace and the standard library only; it reads the
+// source files the trace names (a trace recorded yesterday can be sliced
+// as long as its files have not changed).
+package deps

@@ -1,0 +1,817 @@
+package deps
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// Options selects the run a graph is built from.
+type Options struct {
+	// Test names the test (or subtest, "TestX/sub") whose run to analyze;
+	// "" picks the first failing leaf test.
+	Test string
+}
+
+// ErrNoFailure is returned by Build when no test was named and none failed.
+var ErrNoFailure = errors.New("no test failed: name one with -test")
+
+// Run is the graph of one test's run.
+type Run struct {
+	*Graph
+	Package string
+	Test    string
+	Outcome trace.Outcome
+}
+
+// Build replays the events of one test of a trace (with those of its
+// parent tests and of package initialization, whose variables it sees)
+// and returns its dependence graph. Source files named by the site table
+// are parsed for the program's structure: statements, control flow,
+// assignments and calls.
+func Build(tr *trace.Trace, opt Options) (*Run, error) {
+	proc, test, err := pick(tr, opt.Test)
+	if err != nil {
+		return nil, err
+	}
+	need := trace.EventRead | trace.EventFunc
+	if tr.Sites.Events&need != need {
+		return nil, fmt.Errorf("the trace lacks reads or function events (recorded: %s): run culprit test -events all", tr.Sites.Events)
+	}
+	tests := map[int]bool{0: true}
+	for t := proc.Test(test.ID); t != nil; t = proc.Test(t.Parent) {
+		tests[t.ID] = true
+		if t.Parent == 0 {
+			break
+		}
+	}
+	b := newBuilder(tr.Sites.Sites, test)
+	for _, e := range proc.Events {
+		if tests[e.Test] {
+			b.event(e, e.Test == test.ID)
+		}
+	}
+	b.finish()
+	return &Run{Graph: b.g, Package: proc.Package, Test: test.Name, Outcome: test.Outcome}, nil
+}
+
+// pick returns the process and test named, or the first failing leaf.
+func pick(tr *trace.Trace, name string) (*trace.Process, *trace.Test, error) {
+	var names []string
+	for _, p := range tr.Processes {
+		parents := map[int]bool{}
+		for _, t := range p.Tests {
+			parents[t.Parent] = true
+		}
+		for _, t := range p.Tests {
+			if t.ID == 0 || t.Name == "" {
+				continue
+			}
+			if name != "" && t.Name == name {
+				return p, t, nil
+			}
+			if name == "" && !parents[t.ID] && (t.Outcome == trace.OutcomeFail || t.Outcome == trace.OutcomePanic) {
+				return p, t, nil
+			}
+			names = append(names, t.Name)
+		}
+	}
+	if name == "" {
+		return nil, nil, ErrNoFailure
+	}
+	sort.Strings(names)
+	if len(names) > 8 {
+		names = append(names[:8], "...")
+	}
+	return nil, nil, fmt.Errorf("no test %q in the trace (tests: %s)", name, strings.Join(names, ", "))
+}
+
+// builder replays events into a graph.
+type builder struct {
+	sites  []trace.Site
+	src    *source
+	test   *trace.Test
+	g      *Graph
+	nodes  map[nodeKey]int
+	edges  map[Edge]bool
+	units  []*unit // per site: the unit holding it
+	funcs  []*function
+	gors   map[int]*goroutine
+	last   map[*function]*frame // the latest frame of each function
+	global map[string]map[int]bool
+	chans  map[uint64][]int // channel -> sent nodes not yet received
+	seq    int
+	noted  map[string]bool
+	lastIn int // the latest node the test itself defined, -1
+}
+
+type nodeKey struct {
+	name string
+	file string
+	pos  token.Pos
+}
+
+type goroutine struct {
+	stack []*frame
+	ret   int // the return-value node of the call that just returned, -1
+	retAt int // its call site, -1 when not known
+	panic int // the node of the panic under way, -1
+}
+
+type frame struct {
+	fn    *function
+	lex   *frame // the frame of the enclosing function, for closures
+	vars  map[string]map[int]bool
+	cur   *instance
+	exec  map[int]int // unit -> sequence number of its latest execution
+	dec   map[int]int // decision unit -> its node
+	tag   int         // the latest switch tag node, -1
+	ret   int         // the return-value node, -1 until a return ran
+	call  int         // the latest call site entered from this frame, -1
+	from  int         // the call site that entered this frame, -1
+	check bool
+}
+
+// instance is one execution of a unit.
+type instance struct {
+	u       *unit
+	lastPos token.Pos
+	lastEv  [2]int // tag and site of the latest event
+	wrote   map[int]bool
+	rets    map[token.Pos]int // call position -> the callee's return-value node
+	extra   []int             // nodes it depends on as a whole (received, recovered values)
+	values  map[string][]trace.Value
+	check   bool // it calls t.Error and friends in the test itself
+	inTest  bool
+	decided bool
+}
+
+func newBuilder(sites []trace.Site, test *trace.Test) *builder {
+	b := &builder{
+		sites: sites, src: newSource(), test: test, g: &Graph{},
+		nodes: map[nodeKey]int{}, edges: map[Edge]bool{},
+		units: make([]*unit, len(sites)), funcs: make([]*function, len(sites)),
+		gors: map[int]*goroutine{}, last: map[*function]*frame{},
+		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
+	}
+	for i, s := range sites {
+		f := b.src.file(s.File)
+		if f == nil {
+			continue
+		}
+		p := f.pos(s.Line, s.Col)
+		if s.Kind == trace.KindFunc {
+			b.funcs[i] = f.funcAt(p)
+		} else {
+			b.units[i] = f.unitAt(p)
+		}
+	}
+	for path, err := range b.src.missing {
+		b.note(fmt.Sprintf("%s: %v", filepath.Base(path), err))
+	}
+	return b
+}
+
+func (b *builder) note(s string) {
+	if !b.noted[s] {
+		b.noted[s] = true
+		b.g.Notes = append(b.g.Notes, s)
+	}
+}
+
+// node returns the node for name at pos of f, creating it.
+func (b *builder) node(name string, f *file, pos token.Pos, fn *function) int {
+	k := nodeKey{name, f.path, pos}
+	if id, ok := b.nodes[k]; ok {
+		return id
+	}
+	p := f.fset.Position(pos)
+	n := &Node{ID: len(b.g.Nodes), Var: name, File: f.path, Line: p.Line, Col: p.Column}
+	if fn != nil {
+		n.Func = fn.name
+	}
+	b.g.Nodes = append(b.g.Nodes, n)
+	b.nodes[k] = n.ID
+	return n.ID
+}
+
+func (b *builder) edge(from, to int, kind EdgeKind) {
+	if from < 0 || to < 0 || from == to && kind == Control {
+		return
+	}
+	b.edges[Edge{from, to, kind}] = true
+}
+
+func (b *builder) value(id int, v trace.Value) {
+	n := b.g.Nodes[id]
+	s := v.String()
+	for _, x := range n.Values {
+		if x == s {
+			return
+		}
+	}
+	if len(n.Values) < MaxValues {
+		n.Values = append(n.Values, s)
+	}
+}
+
+func (b *builder) gor(id int) *goroutine {
+	g := b.gors[id]
+	if g == nil {
+		g = &goroutine{ret: -1, retAt: -1, panic: -1}
+		b.gors[id] = g
+	}
+	return g
+}
+
+// event replays one stream record.
+func (b *builder) event(e trace.Event, inTest bool) {
+	if e.Site < 0 || e.Site >= len(b.sites) {
+		b.note(fmt.Sprintf("event for site %d outside the site table", e.Site))
+		return
+	}
+	g := b.gor(e.Goroutine)
+	switch e.Tag {
+	case trace.TagEnter:
+		b.enter(g, e)
+		return
+	case trace.TagExit:
+		b.exit(g, e)
+		return
+	case trace.TagStarted:
+		return
+	}
+	u := b.units[e.Site]
+	if u == nil || len(g.stack) == 0 {
+		return
+	}
+	fr := g.stack[len(g.stack)-1]
+	if fr.fn != u.fn {
+		// An event of a function entered without an entry record (not
+		// instrumented for calls): give it a frame of its own.
+		fr = b.push(g, u.fn, -1)
+	}
+	site := b.sites[e.Site]
+	pos := u.fn.file.pos(site.Line, site.Col)
+	in := b.at(fr, u, pos, e)
+	in.inTest = in.inTest || inTest
+	switch e.Tag {
+	case trace.TagWrite:
+		in.wrote[e.Site] = true
+		if len(e.Values) > 0 {
+			in.values[site.Info] = append(in.values[site.Info], e.Values[0])
+		}
+	case trace.TagCall:
+		fr.call = e.Site
+		if inTest && isCheck(site.Info) {
+			in.check = true
+		}
+	case trace.TagReturn:
+		if g.ret >= 0 && (g.retAt == e.Site || g.retAt < 0) {
+			in.rets[pos] = g.ret
+		}
+		g.ret, g.retAt = -1, -1
+	case trace.TagPanic:
+		ids := b.end(fr)
+		if len(ids) > 0 {
+			g.panic = ids[0]
+			if len(e.Values) > 0 {
+				b.value(ids[0], e.Values[0])
+			}
+			if inTest {
+				b.g.Failure = []int{ids[0]}
+			}
+		}
+	case trace.TagRecover:
+		if len(e.Values) > 0 && e.Values[0].Tag != trace.ValNil && g.panic >= 0 {
+			in.extra = append(in.extra, g.panic)
+			g.panic = -1
+		}
+	case trace.TagSend:
+		ids := b.end(fr)
+		if len(ids) > 0 {
+			b.chans[e.Ref] = append(b.chans[e.Ref], ids[0])
+			if len(e.Values) > 0 {
+				b.value(ids[0], e.Values[0])
+			}
+		}
+	case trace.TagRecv:
+		if q := b.chans[e.Ref]; len(q) > 0 {
+			in.extra = append(in.extra, q[0])
+			b.chans[e.Ref] = q[1:]
+		}
+	}
+}
+
+// isCheck reports whether a callee as written is a test's failure report.
+func isCheck(callee string) bool {
+	i := strings.LastIndexByte(callee, '.')
+	if i < 0 {
+		return false
+	}
+	switch callee[i+1:] {
+	case "Error", "Errorf", "Fatal", "Fatalf", "Fail", "FailNow":
+		return true
+	}
+	return false
+}
+
+// at returns the instance of u an event at pos belongs to, ending the
+// frame's current instance when the event starts a new one.
+func (b *builder) at(fr *frame, u *unit, pos token.Pos, e trace.Event) *instance {
+	in := fr.cur
+	if in != nil && in.u == u {
+		restart := false
+		switch e.Tag {
+		case trace.TagWrite:
+			restart = in.wrote[e.Site]
+		case trace.TagReturn, trace.TagRecover, trace.TagRecv:
+		default:
+			restart = len(in.wrote) > 0 || pos < in.lastPos || pos == in.lastPos && in.lastEv == [2]int{int(e.Tag), e.Site}
+		}
+		if !restart {
+			if e.Tag != trace.TagWrite && e.Tag != trace.TagReturn && pos > in.lastPos {
+				in.lastPos = pos
+			}
+			in.lastEv = [2]int{int(e.Tag), e.Site}
+			return in
+		}
+	}
+	b.end(fr)
+	in = &instance{u: u, lastPos: pos, wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}}
+	in.lastEv = [2]int{int(e.Tag), e.Site}
+	fr.cur = in
+	return in
+}
+
+// push enters a frame of fn on g.
+func (b *builder) push(g *goroutine, fn *function, site int) *frame {
+	fr := &frame{fn: fn, vars: map[string]map[int]bool{}, exec: map[int]int{}, dec: map[int]int{}, tag: -1, ret: -1, call: -1, from: -1}
+	if fn.parent != nil {
+		fr.lex = b.last[fn.parent]
+	}
+	b.last[fn] = fr
+	g.stack = append(g.stack, fr)
+	return fr
+}
+
+// enter handles a function entry: parameters are defined at the
+// function's declaration and depend on the call's arguments.
+func (b *builder) enter(g *goroutine, e trace.Event) {
+	fn := b.funcs[e.Site]
+	if fn == nil {
+		return
+	}
+	var caller *frame
+	if len(g.stack) > 0 {
+		caller = g.stack[len(g.stack)-1]
+	}
+	callSite := e.From
+	if callSite < 0 && caller != nil {
+		callSite = caller.call
+	}
+	var call *ast.CallExpr
+	if caller != nil && callSite >= 0 && b.units[callSite] != nil && b.units[callSite].fn == caller.fn {
+		cs := b.sites[callSite]
+		call = findCall(caller.fn.file, caller.fn.file.pos(cs.Line, cs.Col), caller.fn.file.pos(cs.EndLine, cs.EndCol))
+	}
+	// Resolve the arguments in the caller before the callee's frame exists.
+	var args [][]int
+	var recv []int
+	if call != nil {
+		for _, a := range call.Args {
+			args = append(args, b.readsIn(caller, a, caller.cur))
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+			recv = b.readsIn(caller, sel.X, caller.cur)
+		}
+	}
+	fr := b.push(g, fn, e.Site)
+	fr.from = callSite
+	names := paramNames(b.sites[e.Site].Info)
+	f := fn.file
+	declPos := fn.decl.Pos()
+	method := false
+	if fd, ok := fn.decl.(*ast.FuncDecl); ok {
+		method = fd.Recv != nil && len(fd.Recv.List) > 0 && len(fd.Recv.List[0].Names) > 0 && fd.Recv.List[0].Names[0].Name != "_"
+	}
+	for i, name := range names {
+		id := b.node(name, f, declPos, fn)
+		b.g.Nodes[id].Count++
+		if i < len(e.Values) {
+			b.value(id, e.Values[i])
+		}
+		fr.vars[name] = map[int]bool{id: true}
+		var from []int
+		switch {
+		case method && i == 0:
+			from = recv
+		default:
+			k := i
+			if method {
+				k--
+			}
+			if k < len(args) {
+				from = args[k]
+			}
+			if i == len(names)-1 {
+				for ; k+1 < len(args); k++ {
+					from = append(from, args[k+1]...)
+				}
+			}
+		}
+		for _, s := range from {
+			b.edge(s, id, Data)
+		}
+	}
+}
+
+// paramNames returns the recorded value names of a function site's info,
+// "pkg.F(a, b) (r)": a, b.
+func paramNames(info string) []string {
+	i := strings.IndexByte(info, '(')
+	j := strings.IndexByte(info, ')')
+	if i < 0 || j < i {
+		return nil
+	}
+	var out []string
+	for _, n := range strings.Split(info[i+1:j], ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// findCall returns the call expression spanning [pos, end) in f.
+func findCall(f *file, pos, end token.Pos) *ast.CallExpr {
+	var found *ast.CallExpr
+	ast.Inspect(f.ast, func(n ast.Node) bool {
+		if found != nil || n == nil || n.End() < pos || n.Pos() > end {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok && c.Pos() == pos && c.End() == end {
+			found = c
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// exit handles a function exit: the return value is the latest return
+// statement's node (or, when that return recorded nothing, the return
+// statement the control flow must have taken).
+func (b *builder) exit(g *goroutine, e trace.Event) {
+	fn := b.funcs[e.Site]
+	if fn == nil || len(g.stack) == 0 {
+		return
+	}
+	// Frames of functions entered without an entry record end here too.
+	var fr *frame
+	for len(g.stack) > 0 {
+		fr = g.stack[len(g.stack)-1]
+		g.stack = g.stack[:len(g.stack)-1]
+		b.end(fr)
+		if fr.fn == fn {
+			break
+		}
+	}
+	if fr == nil || fr.fn != fn {
+		return
+	}
+	if fr.ret < 0 && len(fn.results) > 0 && g.panic < 0 {
+		// A return of constants records nothing: take the only one there is.
+		var cands []*unit
+		for _, u := range fn.units {
+			if u.kind == UnitReturn && len(idents(u.node, nil)) == 0 {
+				cands = append(cands, u)
+			}
+		}
+		if len(cands) == 1 {
+			fr.cur = &instance{u: cands[0], wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}}
+			b.end(fr)
+		}
+		if fr.ret < 0 {
+			fr.ret = b.node(fmt.Sprintf("<%s() return value>", fn.name), fn.file, fn.decl.Pos(), fn)
+			b.g.Nodes[fr.ret].Count++
+		}
+	}
+	if fr.ret >= 0 {
+		for _, v := range e.Values {
+			b.value(fr.ret, v)
+		}
+		g.ret, g.retAt = fr.ret, fr.from
+	}
+}
+
+// lookup returns the definitions a read of name in fr sees.
+func (b *builder) lookup(fr *frame, name string) map[int]bool {
+	for f := fr; f != nil; f = f.lex {
+		if f.fn.locals[name] {
+			return f.vars[name]
+		}
+	}
+	dir := filepath.Dir(fr.fn.file.path)
+	if b.src.globals[dir][name] {
+		return b.global[dir+"\x00"+name]
+	}
+	return nil
+}
+
+// define records a definition of the operand named by root.
+func (b *builder) define(fr *frame, root string, id int, strong bool) {
+	var m map[string]map[int]bool
+	key := root
+	for f := fr; f != nil && m == nil; f = f.lex {
+		if f.fn.locals[root] {
+			m = f.vars
+		}
+	}
+	if m == nil {
+		dir := filepath.Dir(fr.fn.file.path)
+		if b.src.globals[dir][root] {
+			m, key = b.global, dir+"\x00"+root
+		} else {
+			m = fr.vars
+		}
+	}
+	if strong || m[key] == nil {
+		m[key] = map[int]bool{}
+	}
+	m[key][id] = true
+}
+
+// readsIn returns the nodes the expression n reads in fr: the
+// definitions of its variables and the return values of its calls.
+func (b *builder) readsIn(fr *frame, n ast.Node, in *instance) []int {
+	if n == nil {
+		return nil
+	}
+	return b.reads(fr, n, nil, in)
+}
+
+func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
+	var out []int
+	seen := map[int]bool{}
+	add := func(id int) {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	// The value of a call whose callee returned is its return value, not
+	// its arguments: the callee's parameters depend on those.
+	var skip [][2]token.Pos
+	if in != nil && len(in.rets) > 0 {
+		ast.Inspect(n, func(x ast.Node) bool {
+			if c, ok := x.(*ast.CallExpr); ok {
+				if _, ok := in.rets[c.Pos()]; ok {
+					skip = append(skip, [2]token.Pos{c.Lparen, c.Rparen})
+				}
+			}
+			return true
+		})
+	}
+ids:
+	for _, id := range idents(n, assigned) {
+		for _, r := range skip {
+			if r[0] < id.Pos() && id.Pos() < r[1] {
+				continue ids
+			}
+		}
+		defs := b.lookup(fr, id.Name)
+		ids := make([]int, 0, len(defs))
+		for d := range defs {
+			ids = append(ids, d)
+		}
+		sort.Ints(ids)
+		for _, d := range ids {
+			add(d)
+		}
+	}
+	if in != nil {
+		var poss []token.Pos
+		for p := range in.rets {
+			if n.Pos() <= p && p < n.End() {
+				poss = append(poss, p)
+			}
+		}
+		sort.Slice(poss, func(i, j int) bool { return poss[i] < poss[j] })
+		for _, p := range poss {
+			add(in.rets[p])
+		}
+	}
+	return out
+}
+
+// end closes the frame's current instance: it creates the nodes of what
+// the unit defined, with their data and control dependencies, and
+// returns them.
+func (b *builder) end(fr *frame) []int {
+	in := fr.cur
+	if in == nil {
+		return nil
+	}
+	fr.cur = nil
+	u := in.u
+	f := u.fn.file
+	b.seq++
+	// The decision that made this unit run: the latest execution among
+	// its static controllers.
+	ctrl := -1
+	best := -1
+	for _, c := range u.ctrl {
+		if s, ok := fr.exec[c]; ok && s > best {
+			best, ctrl = s, fr.dec[c]
+		}
+	}
+	if ctrl < 0 && len(u.ctrl) == 1 {
+		cu := u.fn.units[u.ctrl[0]]
+		ctrl = b.node(decisionName(cu), f, cu.pos, u.fn)
+	}
+	fr.exec[u.id] = b.seq
+	var ids []int
+	def := func(name string, pos token.Pos, from []int) int {
+		id := b.node(name, f, pos, u.fn)
+		b.g.Nodes[id].Count++
+		for _, s := range from {
+			b.edge(s, id, Data)
+		}
+		for _, s := range in.extra {
+			b.edge(s, id, Data)
+		}
+		b.edge(ctrl, id, Control)
+		for _, v := range in.values[name] {
+			b.value(id, v)
+		}
+		ids = append(ids, id)
+		return id
+	}
+	all := func() []int { return b.reads(fr, u.node, u.lhs, in) }
+	switch u.kind {
+	case UnitCond, UnitSelect:
+		from := []int(nil)
+		if u.kind == UnitCond {
+			from = all()
+			if _, isCase := u.node.(*ast.CaseClause); isCase && fr.tag >= 0 {
+				from = append(from, fr.tag)
+			}
+		}
+		fr.dec[u.id] = def("<test>", u.pos, from)
+	case UnitTag:
+		var from []int
+		if as, ok := u.node.(*ast.AssignStmt); ok {
+			from = b.reads(fr, as.Rhs[0], nil, in)
+		} else {
+			from = all()
+		}
+		id := def("<switch>", u.pos, from)
+		fr.tag = id
+		for _, l := range u.lhs {
+			if r := rootName(l); r != "" {
+				b.define(fr, r, def(r, l.Pos(), []int{id}), true)
+			}
+		}
+	case UnitRange:
+		rs := u.node.(*ast.RangeStmt)
+		from := b.reads(fr, rs.X, nil, in)
+		fr.dec[u.id] = def("<test>", u.pos, from)
+		b.assign(fr, in, u, u.lhs, nil, append([]int{}, from...), def)
+	case UnitReturn:
+		rs := u.node.(*ast.ReturnStmt)
+		var from []int
+		if rs.Results == nil {
+			for _, r := range u.fn.results {
+				if r != "" {
+					for d := range b.lookup(fr, r) {
+						from = append(from, d)
+					}
+				}
+			}
+			sort.Ints(from)
+		} else {
+			from = all()
+		}
+		fr.ret = def(fmt.Sprintf("<%s() return value>", u.fn.name), u.pos, from)
+	case UnitSimple:
+		switch s := u.node.(type) {
+		case *ast.AssignStmt, *ast.IncDecStmt, *ast.DeclStmt:
+			b.assign(fr, in, u, u.lhs, u.rhs, nil, def)
+		case *ast.ExprStmt:
+			id := def(exprName(f, s.X), u.pos, all())
+			if in.check {
+				b.g.Failure = []int{id}
+			}
+		case *ast.SendStmt:
+			def("<send>", u.pos, all())
+		case *ast.GoStmt:
+			def("<go "+callName(f, s.Call)+">", u.pos, all())
+		case *ast.DeferStmt:
+			def("<defer "+callName(f, s.Call)+">", u.pos, all())
+		default:
+			def("<stmt>", u.pos, all())
+		}
+	}
+	if in.inTest && len(ids) > 0 {
+		b.lastIn = ids[0]
+	}
+	return ids
+}
+
+// assign defines each assigned operand of u: from its own value when
+// rhs pairs them, else from everything the unit read (or from base).
+func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, base []int, def func(string, token.Pos, []int) int) {
+	f := u.fn.file
+	type pending struct {
+		root   string
+		id     int
+		strong bool
+	}
+	var defs []pending
+	var whole []int
+	if rhs == nil && base == nil {
+		whole = b.reads(fr, u.node, lhs, in)
+	}
+	for i, l := range lhs {
+		root := rootName(l)
+		if root == "" {
+			continue
+		}
+		from := base
+		switch {
+		case rhs != nil:
+			from = b.reads(fr, rhs[i], nil, in)
+			if _, plain := ast.Unparen(l).(*ast.Ident); !plain {
+				from = append(from, b.reads(fr, l, []ast.Expr{l}, in)...)
+			}
+		case base == nil:
+			from = whole
+		}
+		if u.opAss {
+			for d := range b.lookup(fr, root) {
+				from = append(from, d)
+			}
+			sort.Ints(from)
+		}
+		_, plain := ast.Unparen(l).(*ast.Ident)
+		defs = append(defs, pending{root, def(f.text(l), l.Pos(), from), plain})
+	}
+	// Definitions take effect after every read of the statement.
+	for _, d := range defs {
+		b.define(fr, d.root, d.id, d.strong)
+	}
+}
+
+// decisionName is the pseudo-variable of a decision unit.
+func decisionName(u *unit) string {
+	if u.kind == UnitTag {
+		return "<switch>"
+	}
+	return "<test>"
+}
+
+// exprName names what an expression statement does: "<t.Errorf()>".
+func exprName(f *file, e ast.Expr) string {
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		return "<" + callName(f, c) + ">"
+	}
+	return "<expr>"
+}
+
+func callName(f *file, c *ast.CallExpr) string {
+	name := f.text(c.Fun)
+	if strings.ContainsAny(name, " \n\t") || len(name) > 40 {
+		name = "func"
+	}
+	return name + "()"
+}
+
+// finish ends every open instance and indexes the graph.
+func (b *builder) finish() {
+	ids := make([]int, 0, len(b.gors))
+	for id := range b.gors {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	for _, id := range ids {
+		g := b.gors[id]
+		for i := len(g.stack) - 1; i >= 0; i-- {
+			b.end(g.stack[i])
+		}
+	}
+	if len(b.g.Failure) == 0 && b.lastIn >= 0 && b.test.Outcome != trace.OutcomePass && b.test.Outcome != trace.OutcomeSkip {
+		// A runtime panic records no panic event: the test's last step.
+		b.g.Failure = []int{b.lastIn}
+	}
+	for e := range b.edges {
+		b.g.Edges = append(b.g.Edges, e)
+	}
+	b.g.index()
+}

@@ -1,0 +1,207 @@
+package deps
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// EdgeKind says why one node depends on another.
+type EdgeKind uint8
+
+// Edge kinds.
+const (
+	Data    EdgeKind = iota // the dependent read a value the source wrote
+	Control                 // the dependent ran because of the source's decision
+)
+
+func (k EdgeKind) String() string {
+	if k == Control {
+		return "control"
+	}
+	return "data"
+}
+
+// Node is a variable or pseudo-variable at a site: what one statement (or
+// condition, or function entry) defined, summed over its executions in
+// the run.
+type Node struct {
+	ID     int
+	Var    string   // "x", "p.f", "s[i]", "<test>", "<Middle() return value>", "<t.Errorf()>"
+	File   string   // absolute path
+	Line   int      // 1-based
+	Col    int      // 1-based, in bytes
+	Func   string   // short name of the enclosing function: "Middle", "T.M", "TestX.func1"
+	Values []string // distinct values it held, at most MaxValues, in order of appearance
+	Count  int      // how many times it was defined
+}
+
+// MaxValues is the number of distinct values a node keeps.
+const MaxValues = 4
+
+// Pos returns "file:line:col".
+func (n *Node) Pos() string { return n.File + ":" + strconv.Itoa(n.Line) + ":" + strconv.Itoa(n.Col) }
+
+// Pseudo reports whether the node is a pseudo-variable (a condition, a
+// return value, a call's effect), not a variable of the program.
+func (n *Node) Pseudo() bool { return strings.HasPrefix(n.Var, "<") }
+
+func (n *Node) String() string { return fmt.Sprintf("%s (%s:%d)", n.Var, n.Func, n.Line) }
+
+// Edge says that To depends on From: From's value flowed into To (Data),
+// or From's decision made To run (Control).
+type Edge struct {
+	From, To int
+	Kind     EdgeKind
+}
+
+// Graph is a dynamic dependence graph of one run, summarized by site:
+// its memory is bounded by the program's size, not by the run's length.
+type Graph struct {
+	Nodes []*Node
+	Edges []Edge // sorted by To, then Kind, then From
+	// Criteria found while building: the run's failure point (the last
+	// check a failing test made, or the panic) when there is one.
+	Failure []int
+	// Notes says what the engine could not follow (files it could not
+	// read, events it could not place).
+	Notes []string
+
+	in, out map[int][]Edge
+}
+
+// index builds the adjacency maps.
+func (g *Graph) index() {
+	sort.Slice(g.Edges, func(i, j int) bool {
+		a, b := g.Edges[i], g.Edges[j]
+		if a.To != b.To {
+			return a.To < b.To
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.From < b.From
+	})
+	g.in, g.out = map[int][]Edge{}, map[int][]Edge{}
+	for _, e := range g.Edges {
+		g.in[e.To] = append(g.in[e.To], e)
+		g.out[e.From] = append(g.out[e.From], e)
+	}
+}
+
+// In returns the edges into node id: what it depends on.
+func (g *Graph) In(id int) []Edge { return g.in[id] }
+
+// Out returns the edges out of node id: what depends on it.
+func (g *Graph) Out(id int) []Edge { return g.out[id] }
+
+// Slice is a set of nodes of a graph reached from a criterion.
+type Slice struct {
+	Graph     *Graph
+	Criterion []int
+	Forward   bool         // what the criterion influenced, not what influenced it
+	Nodes     map[int]bool // the criterion and every node reached
+}
+
+// Backward returns the nodes the criterion depends on, transitively,
+// through data and control dependencies.
+func (g *Graph) Backward(criterion ...int) *Slice { return g.slice(criterion, false) }
+
+// Forward returns the nodes that depend on the criterion, transitively.
+func (g *Graph) Forward(criterion ...int) *Slice { return g.slice(criterion, true) }
+
+func (g *Graph) slice(crit []int, fwd bool) *Slice {
+	s := &Slice{Graph: g, Criterion: crit, Forward: fwd, Nodes: map[int]bool{}}
+	work := append([]int(nil), crit...)
+	for _, c := range crit {
+		s.Nodes[c] = true
+	}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		edges, next := g.in[n], func(e Edge) int { return e.From }
+		if fwd {
+			edges, next = g.out[n], func(e Edge) int { return e.To }
+		}
+		for _, e := range edges {
+			if m := next(e); !s.Nodes[m] {
+				s.Nodes[m] = true
+				work = append(work, m)
+			}
+		}
+	}
+	return s
+}
+
+// Sorted returns the slice's nodes by file, line, column and name.
+func (s *Slice) Sorted() []*Node {
+	var out []*Node
+	for id := range s.Nodes {
+		out = append(out, s.Graph.Nodes[id])
+	}
+	SortNodes(out)
+	return out
+}
+
+// Edges returns the edges between nodes of the slice.
+func (s *Slice) Edges() []Edge {
+	var out []Edge
+	for _, e := range s.Graph.Edges {
+		if s.Nodes[e.From] && s.Nodes[e.To] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// SortNodes sorts nodes by file, line, column and name.
+func SortNodes(ns []*Node) {
+	sort.Slice(ns, func(i, j int) bool {
+		a, b := ns[i], ns[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return a.Var < b.Var
+	})
+}
+
+// Find returns the nodes at file:line (file matched as a suffix on a
+// path boundary; col 0 for any column; name "" for any variable).
+func (g *Graph) Find(file string, line, col int, name string) []int {
+	var out []int
+	for _, n := range g.Nodes {
+		if n.Line != line || (col != 0 && n.Col != col) || (name != "" && n.Var != name) {
+			continue
+		}
+		if file != "" && !sameFile(n.File, file) {
+			continue
+		}
+		out = append(out, n.ID)
+	}
+	return out
+}
+
+// Returns returns the return-value nodes of the function named fn (its
+// short name, "Middle" or "T.M", or a suffix of its full name).
+func (g *Graph) Returns(fn string) []int {
+	var out []int
+	for _, n := range g.Nodes {
+		if strings.HasSuffix(n.Var, "() return value>") && (n.Func == fn || strings.HasSuffix(fn, "."+n.Func)) {
+			out = append(out, n.ID)
+		}
+	}
+	return out
+}
+
+func sameFile(path, name string) bool {
+	path = strings.ReplaceAll(path, "\\", "/")
+	name = strings.TrimPrefix(strings.ReplaceAll(name, "\\", "/"), "./")
+	return path == name || strings.HasSuffix(path, "/"+name)
+}

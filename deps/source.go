@@ -1,0 +1,718 @@
+package deps
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// UnitKind says what a unit of execution is.
+type UnitKind uint8
+
+// Unit kinds.
+const (
+	UnitSimple UnitKind = iota // an assignment, declaration, expression, send, go or defer statement
+	UnitCond                   // the condition of an if or a for, a case clause's expressions
+	UnitRange                  // the header of a range loop: defines its key and value
+	UnitTag                    // a switch's tag or a type switch's guard
+	UnitSelect                 // a select statement's decision
+	UnitReturn                 // a return statement
+	UnitJoin                   // a point of the control-flow graph without code (an endless for)
+)
+
+// A unit is the smallest piece of code whose executions the engine tells
+// apart: a simple statement, a condition, a loop header. Every event of a
+// trace maps to the innermost unit that holds its site.
+type unit struct {
+	id    int
+	kind  UnitKind
+	fn    *function
+	node  ast.Node // the statement or expression; nil for UnitJoin
+	pos   token.Pos
+	end   token.Pos
+	line  int
+	col   int
+	lhs   []ast.Expr // assigned operands (simple statements, range headers)
+	rhs   []ast.Expr // their values, when paired one to one with lhs
+	opAss bool       // +=, ++: each assigned operand also reads itself
+	bare  bool       // a return without results (named results)
+	calls bool       // its call can end the function (panic, t.Fatal, os.Exit)
+	succ  []int      // control-flow successors (unit ids, fn.exit for the exit)
+	ctrl  []int      // units it is statically control dependent on
+}
+
+// function is one function declaration or literal of a source file.
+type function struct {
+	file    *file
+	decl    ast.Node // *ast.FuncDecl or *ast.FuncLit
+	body    *ast.BlockStmt
+	name    string // short name: Middle, T.M, F.func1
+	parent  *function
+	locals  map[string]bool // names declared in it (parameters, results, :=, var, range)
+	results []string        // result names, "" for unnamed
+	units   []*unit
+	exit    int // id of the exit node (len(units) after building)
+}
+
+// file is one parsed source file.
+type file struct {
+	path  string
+	fset  *token.FileSet
+	tf    *token.File
+	ast   *ast.File
+	src   []byte
+	funcs []*function
+	units []*unit // every unit of the file, sorted by position
+}
+
+// source holds the parsed files a trace names and the package-level
+// variables of their packages.
+type source struct {
+	fset    *token.FileSet
+	files   map[string]*file
+	globals map[string]map[string]bool // directory -> package-level variable names
+	missing map[string]error           // files that could not be parsed
+}
+
+func newSource() *source {
+	return &source{fset: token.NewFileSet(), files: map[string]*file{}, globals: map[string]map[string]bool{}, missing: map[string]error{}}
+}
+
+// file parses path once; it returns nil when the file cannot be read.
+func (s *source) file(path string) *file {
+	if f, ok := s.files[path]; ok {
+		return f
+	}
+	if _, bad := s.missing[path]; bad {
+		return nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		s.missing[path] = err
+		return nil
+	}
+	af, err := parser.ParseFile(s.fset, path, src, parser.SkipObjectResolution)
+	if err != nil {
+		s.missing[path] = fmt.Errorf("parse %s: %w", path, err)
+		return nil
+	}
+	f := &file{path: path, fset: s.fset, tf: s.fset.File(af.Pos()), ast: af, src: src}
+	s.files[path] = f
+	dir := filepath.Dir(path)
+	if s.globals[dir] == nil {
+		s.globals[dir] = map[string]bool{}
+	}
+	for _, d := range af.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, sp := range gd.Specs {
+				for _, n := range sp.(*ast.ValueSpec).Names {
+					s.globals[dir][n.Name] = true
+				}
+			}
+		}
+	}
+	f.build()
+	return f
+}
+
+// pos converts a 1-based line and byte column to a position in f.
+func (f *file) pos(line, col int) token.Pos {
+	if line < 1 || line > f.tf.LineCount() {
+		return token.NoPos
+	}
+	return f.tf.LineStart(line) + token.Pos(col-1)
+}
+
+// unitAt returns the innermost unit holding pos, or nil.
+func (f *file) unitAt(pos token.Pos) *unit {
+	var best *unit
+	for _, u := range f.units {
+		if u.pos > pos {
+			break
+		}
+		if u.kind != UnitJoin && pos < u.end && (best == nil || u.end-u.pos <= best.end-best.pos) {
+			best = u
+		}
+	}
+	return best
+}
+
+// funcAt returns the function whose body opens at pos, or nil.
+func (f *file) funcAt(pos token.Pos) *function {
+	for _, fn := range f.funcs {
+		if fn.body.Lbrace == pos {
+			return fn
+		}
+	}
+	return nil
+}
+
+// innermostFunc returns the innermost function holding pos, or nil.
+func (f *file) innermostFunc(pos token.Pos) *function {
+	var best *function
+	for _, fn := range f.funcs {
+		if fn.body.Lbrace <= pos && pos <= fn.body.Rbrace && (best == nil || fn.body.Lbrace >= best.body.Lbrace) {
+			best = fn
+		}
+	}
+	return best
+}
+
+// build finds the file's functions and builds each one's units,
+// control-flow graph and control dependencies.
+func (f *file) build() {
+	var visit func(n ast.Node, parent *function, name string)
+	count := map[string]int{}
+	visit = func(n ast.Node, parent *function, name string) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			var ft *ast.FuncType
+			var body *ast.BlockStmt
+			var recv *ast.FieldList
+			fname := name
+			switch x := n.(type) {
+			case *ast.FuncDecl:
+				ft, body, recv = x.Type, x.Body, x.Recv
+				fname = x.Name.Name
+				if recv != nil && len(recv.List) > 0 {
+					fname = recvType(recv.List[0].Type) + "." + fname
+				}
+			case *ast.FuncLit:
+				if parent == nil {
+					return true
+				}
+				ft, body = x.Type, x.Body
+				count[parent.name]++
+				fname = fmt.Sprintf("%s.func%d", parent.name, count[parent.name])
+			default:
+				return true
+			}
+			if body == nil {
+				return false
+			}
+			fn := &function{file: f, decl: n, body: body, name: fname, parent: parent, locals: map[string]bool{}}
+			declare(fn.locals, recv)
+			declare(fn.locals, ft.Params)
+			if ft.Results != nil {
+				for _, fl := range ft.Results.List {
+					if len(fl.Names) == 0 {
+						fn.results = append(fn.results, "")
+					}
+					for _, id := range fl.Names {
+						fn.results = append(fn.results, id.Name)
+						fn.locals[id.Name] = true
+					}
+				}
+			}
+			f.funcs = append(f.funcs, fn)
+			fn.buildCFG()
+			visit(body, fn, fname)
+			return false
+		})
+	}
+	visit(f.ast, nil, "")
+	for _, fn := range f.funcs {
+		f.units = append(f.units, fn.units...)
+	}
+	sort.SliceStable(f.units, func(i, j int) bool { return f.units[i].pos < f.units[j].pos })
+}
+
+func recvType(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return recvType(x.X)
+	case *ast.IndexExpr:
+		return recvType(x.X)
+	case *ast.IndexListExpr:
+		return recvType(x.X)
+	case *ast.Ident:
+		return x.Name
+	}
+	return "?"
+}
+
+func declare(m map[string]bool, fl *ast.FieldList) {
+	if fl == nil {
+		return
+	}
+	for _, f := range fl.List {
+		for _, id := range f.Names {
+			m[id.Name] = true
+		}
+	}
+}
+
+// cfgBuilder builds one function's units and control-flow graph.
+type cfgBuilder struct {
+	fn     *function
+	labels map[string]int // label -> entry unit
+	gotos  []fixup
+	loop   []target // innermost last
+}
+
+type fixup struct {
+	from  int
+	label string
+}
+
+// target is where break and continue go inside a loop, switch or select.
+type target struct {
+	label  string
+	brk    int
+	cont   int // -1 for a switch or select
+	isLoop bool
+}
+
+func (fn *function) buildCFG() {
+	b := &cfgBuilder{fn: fn, labels: map[string]int{}}
+	// The exit node's id is only known at the end: use -1 and patch.
+	entry := b.seq(fn.body.List, -1)
+	_ = entry
+	fn.exit = len(fn.units)
+	for _, g := range b.gotos {
+		if t, ok := b.labels[g.label]; ok {
+			fn.units[g.from].succ = append(fn.units[g.from].succ, t)
+		}
+	}
+	for _, u := range fn.units {
+		for i, s := range u.succ {
+			if s == -1 {
+				u.succ[i] = fn.exit
+			}
+		}
+	}
+	fn.controlDeps()
+}
+
+func (b *cfgBuilder) add(kind UnitKind, n ast.Node, pos, end token.Pos, succ ...int) *unit {
+	f := b.fn.file
+	p := f.fset.Position(pos)
+	u := &unit{id: len(b.fn.units), kind: kind, fn: b.fn, node: n, pos: pos, end: end, line: p.Line, col: p.Column}
+	u.succ = append(u.succ, succ...)
+	b.fn.units = append(b.fn.units, u)
+	return u
+}
+
+func (b *cfgBuilder) seq(list []ast.Stmt, succ int) int {
+	for i := len(list) - 1; i >= 0; i-- {
+		succ = b.stmt(list[i], succ, "")
+	}
+	return succ
+}
+
+// stmt adds the units of s, which continues at succ, and returns its entry.
+func (b *cfgBuilder) stmt(s ast.Stmt, succ int, label string) int {
+	switch s := s.(type) {
+	case nil, *ast.EmptyStmt:
+		return succ
+	case *ast.BlockStmt:
+		return b.seq(s.List, succ)
+	case *ast.LabeledStmt:
+		// The label's entry is known after building the statement; a
+		// goto to it from inside is patched at the end.
+		e := b.stmt(s.Stmt, succ, s.Label.Name)
+		b.labels[s.Label.Name] = e
+		return e
+	case *ast.ReturnStmt:
+		u := b.add(UnitReturn, s, s.Pos(), s.End(), -1)
+		u.bare = len(s.Results) == 0
+		return u.id
+	case *ast.BranchStmt:
+		u := b.add(UnitJoin, s, s.Pos(), s.End())
+		switch s.Tok {
+		case token.GOTO:
+			b.gotos = append(b.gotos, fixup{u.id, s.Label.Name})
+		case token.BREAK, token.CONTINUE:
+			for i := len(b.loop) - 1; i >= 0; i-- {
+				t := b.loop[i]
+				if s.Label != nil && t.label != s.Label.Name {
+					continue
+				}
+				if s.Tok == token.CONTINUE && !t.isLoop {
+					continue
+				}
+				if s.Tok == token.BREAK {
+					u.succ = append(u.succ, t.brk)
+				} else {
+					u.succ = append(u.succ, t.cont)
+				}
+				break
+			}
+		case token.FALLTHROUGH:
+			u.succ = append(u.succ, succ) // patched by the switch
+		}
+		return u.id
+	case *ast.IfStmt:
+		els := succ
+		if s.Else != nil {
+			els = b.stmt(s.Else, succ, "")
+		}
+		then := b.seq(s.Body.List, succ)
+		c := b.add(UnitCond, s.Cond, s.Cond.Pos(), s.Cond.End(), then, els)
+		return b.init(s.Init, c.id)
+	case *ast.ForStmt:
+		head := b.add(UnitJoin, s, s.For, s.For+3)
+		if s.Cond != nil {
+			head.kind, head.node, head.pos, head.end = UnitCond, s.Cond, s.Cond.Pos(), s.Cond.End()
+			head.succ = append(head.succ, succ)
+		}
+		cont := head.id
+		if s.Post != nil {
+			cont = b.simple(s.Post, head.id)
+		}
+		b.loop = append(b.loop, target{label, succ, cont, true})
+		body := b.seq(s.Body.List, cont)
+		b.loop = b.loop[:len(b.loop)-1]
+		head.succ = append([]int{body}, head.succ...)
+		return b.init(s.Init, head.id)
+	case *ast.RangeStmt:
+		head := b.add(UnitRange, s, s.For, s.Body.Lbrace, succ)
+		if s.Tok != token.ILLEGAL {
+			for _, l := range []ast.Expr{s.Key, s.Value} {
+				if l != nil {
+					head.lhs = append(head.lhs, l)
+					if id, ok := l.(*ast.Ident); ok && s.Tok == token.DEFINE {
+						b.fn.locals[id.Name] = true
+					}
+				}
+			}
+		}
+		b.loop = append(b.loop, target{label, succ, head.id, true})
+		body := b.seq(s.Body.List, head.id)
+		b.loop = b.loop[:len(b.loop)-1]
+		head.succ = append([]int{body}, head.succ...)
+		return head.id
+	case *ast.SwitchStmt:
+		var tag *unit
+		if s.Tag != nil {
+			tag = b.add(UnitTag, s.Tag, s.Tag.Pos(), s.Tag.End())
+		}
+		e := b.clauses(s.Body, succ, label)
+		if tag != nil {
+			tag.succ = append(tag.succ, e)
+			e = tag.id
+		}
+		return b.init(s.Init, e)
+	case *ast.TypeSwitchStmt:
+		tag := b.add(UnitTag, s.Assign, s.Assign.Pos(), s.Assign.End())
+		if as, ok := s.Assign.(*ast.AssignStmt); ok {
+			tag.lhs = as.Lhs
+			b.fn.locals[as.Lhs[0].(*ast.Ident).Name] = true
+		}
+		tag.succ = append(tag.succ, b.clauses(s.Body, succ, label))
+		return b.init(s.Init, tag.id)
+	case *ast.SelectStmt:
+		sel := b.add(UnitSelect, s, s.Select, s.Select+6)
+		b.loop = append(b.loop, target{label, succ, -1, false})
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CommClause)
+			e := b.seq(cc.Body, succ)
+			if cc.Comm != nil {
+				e = b.simple(cc.Comm, e)
+			}
+			sel.succ = append(sel.succ, e)
+		}
+		b.loop = b.loop[:len(b.loop)-1]
+		if len(sel.succ) == 0 {
+			sel.succ = append(sel.succ, -1) // select {} blocks forever
+		}
+		return sel.id
+	case *ast.DeclStmt:
+		gd, ok := s.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			return succ
+		}
+		return b.simple(s, succ)
+	default:
+		return b.simple(s, succ)
+	}
+}
+
+// init adds an if's or switch's init statement before entry.
+func (b *cfgBuilder) init(s ast.Stmt, entry int) int {
+	if s == nil {
+		return entry
+	}
+	return b.simple(s, entry)
+}
+
+// clauses adds a switch's case clauses: tests in order, the default's
+// body after the last test fails.
+func (b *cfgBuilder) clauses(body *ast.BlockStmt, succ int, label string) int {
+	b.loop = append(b.loop, target{label, succ, -1, false})
+	defer func() { b.loop = b.loop[:len(b.loop)-1] }()
+	n := len(body.List)
+	entries := make([]int, n)
+	next := succ
+	for i := n - 1; i >= 0; i-- {
+		cc := body.List[i].(*ast.CaseClause)
+		entries[i] = b.seq(cc.Body, succ)
+		// fallthrough: the last statement of the body goes to the next body.
+		if k := len(cc.Body); k > 0 {
+			if br, ok := cc.Body[k-1].(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
+				u := b.fn.units[entries[i]]
+				for _, x := range b.fn.units {
+					if x.node == br {
+						u = x
+					}
+				}
+				u.succ = []int{next}
+			}
+		}
+		next = entries[i]
+	}
+	fail := succ
+	for i := n - 1; i >= 0; i-- {
+		if body.List[i].(*ast.CaseClause).List == nil {
+			fail = entries[i]
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		cc := body.List[i].(*ast.CaseClause)
+		if cc.List == nil {
+			continue
+		}
+		t := b.add(UnitCond, cc, cc.Case, cc.Colon, entries[i], fail)
+		fail = t.id
+	}
+	return fail
+}
+
+// simple adds a unit for a simple statement.
+func (b *cfgBuilder) simple(s ast.Stmt, succ int) int {
+	u := b.add(UnitSimple, s, s.Pos(), s.End(), succ)
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		u.lhs = s.Lhs
+		if len(s.Lhs) == len(s.Rhs) {
+			u.rhs = s.Rhs
+		}
+		u.opAss = s.Tok != token.ASSIGN && s.Tok != token.DEFINE
+		if s.Tok == token.DEFINE {
+			for _, l := range s.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					b.fn.locals[id.Name] = true
+				}
+			}
+		}
+	case *ast.IncDecStmt:
+		u.lhs = []ast.Expr{s.X}
+		u.opAss = true
+	case *ast.DeclStmt:
+		for _, sp := range s.Decl.(*ast.GenDecl).Specs {
+			vs := sp.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				b.fn.locals[n.Name] = true
+				u.lhs = append(u.lhs, n)
+				if len(vs.Values) == len(vs.Names) {
+					u.rhs = append(u.rhs, vs.Values[i])
+				}
+			}
+		}
+		if len(u.rhs) != len(u.lhs) {
+			u.rhs = nil
+		}
+	case *ast.ExprStmt:
+		if c, ok := s.X.(*ast.CallExpr); ok && endsFunction(c) {
+			u.calls = true
+			u.succ = []int{-1}
+		}
+	}
+	return u.id
+}
+
+// endsFunction reports whether a call statement never returns normally:
+// panic, os.Exit, log.Fatal*, runtime.Goexit, t.Fatal*, t.FailNow, t.Skip*.
+func endsFunction(c *ast.CallExpr) bool {
+	switch f := c.Fun.(type) {
+	case *ast.Ident:
+		return f.Name == "panic"
+	case *ast.SelectorExpr:
+		switch f.Sel.Name {
+		case "Exit", "Fatal", "Fatalf", "Fatalln", "FailNow", "Goexit", "Skip", "Skipf", "SkipNow", "Panic", "Panicf", "Panicln":
+			return true
+		}
+	}
+	return false
+}
+
+// controlDeps computes each unit's static control dependencies from the
+// post-dominators of the function's control-flow graph (Ferrante,
+// Ottenstein and Warren): u depends on d when d has a successor that u
+// post-dominates and u does not strictly post-dominate d.
+func (fn *function) controlDeps() {
+	n := len(fn.units) + 1 // + exit
+	exit := fn.exit
+	succ := func(i int) []int {
+		if i == exit {
+			return nil
+		}
+		return fn.units[i].succ
+	}
+	words := (n + 63) / 64
+	pdom := make([][]uint64, n)
+	full := make([]uint64, words)
+	for i := range full {
+		full[i] = ^uint64(0)
+	}
+	for i := range pdom {
+		pdom[i] = make([]uint64, words)
+		if i == exit {
+			pdom[i][i/64] |= 1 << (i % 64)
+		} else {
+			copy(pdom[i], full)
+		}
+	}
+	tmp := make([]uint64, words)
+	for changed := true; changed; {
+		changed = false
+		for i := n - 1; i >= 0; i-- {
+			if i == exit {
+				continue
+			}
+			ss := succ(i)
+			if len(ss) == 0 {
+				// No way out (an infinite loop's join): only itself.
+				for w := range tmp {
+					tmp[w] = 0
+				}
+			} else {
+				copy(tmp, full)
+				for _, s := range ss {
+					for w := range tmp {
+						tmp[w] &= pdom[s][w]
+					}
+				}
+			}
+			tmp[i/64] |= 1 << (i % 64)
+			for w := range tmp {
+				if tmp[w] != pdom[i][w] {
+					copy(pdom[i], tmp)
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	has := func(set []uint64, i int) bool { return set[i/64]&(1<<(i%64)) != 0 }
+	for d := 0; d < len(fn.units); d++ {
+		ss := succ(d)
+		if len(ss) < 2 {
+			continue
+		}
+		for u := 0; u < len(fn.units); u++ {
+			if u == d || has(pdom[d], u) {
+				continue // u post-dominates d: runs whatever d decides
+			}
+			for _, s := range ss {
+				if has(pdom[s], u) {
+					fn.units[u].ctrl = append(fn.units[u].ctrl, d)
+					break
+				}
+			}
+		}
+	}
+	// A loop's condition depends on itself; drop self edges.
+	for _, u := range fn.units {
+		out := u.ctrl[:0]
+		for _, c := range u.ctrl {
+			if c != u.id {
+				out = append(out, c)
+			}
+		}
+		u.ctrl = out
+	}
+}
+
+// text returns the source text of n.
+func (f *file) text(n ast.Node) string {
+	return string(f.src[f.tf.Offset(n.Pos()):f.tf.Offset(n.End())])
+}
+
+// rootName returns the variable an assigned or read operand starts from:
+// x for x, x.f, x[i], *x; "" when there is none.
+func rootName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			if x.Name == "_" {
+				return ""
+			}
+			return x.Name
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return ""
+		}
+	}
+}
+
+// idents returns the identifiers n reads, in order, leaving out field and
+// method names, keys of struct literals, function literals and the
+// operands it assigns (but not what they index).
+func idents(n ast.Node, assigned []ast.Expr) []*ast.Ident {
+	skip := map[ast.Node]bool{}
+	for _, l := range assigned {
+		// x = v does not read x; x.f = v and x[i] = v read x (and i).
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+			skip[id] = true
+		}
+	}
+	var out []*ast.Ident
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectorExpr:
+			ast.Inspect(x.X, func(m ast.Node) bool {
+				if _, ok := m.(*ast.FuncLit); ok {
+					return false
+				}
+				if id, ok := m.(*ast.Ident); ok && !skip[id] {
+					out = append(out, id)
+				}
+				return true
+			})
+			return false
+		case *ast.KeyValueExpr:
+			if _, ok := x.Key.(*ast.Ident); ok {
+				ast.Inspect(x.Value, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok {
+						out = append(out, id)
+					}
+					_, lit := m.(*ast.FuncLit)
+					return !lit
+				})
+				return false
+			}
+		case *ast.Ident:
+			if !skip[x] {
+				out = append(out, x)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// shortFunc returns the last element of a pkgpath.Name function name:
+// "Middle", "T.M", "TestX.func".
+func shortFunc(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
