@@ -40,8 +40,11 @@ type command struct {
 // commands lists culprit's subcommands; help prints them in this order.
 func commands() []command {
 	return []command{
+		{"check", "check mined contracts on a new run of the tests", runCheck},
+		{"mine", "mine functions' likely pre- and postconditions from the tests", runMine},
 		{"rank", "rank the code failing tests execute by suspiciousness", runRank},
 		{"reduce", "shrink a failure-inducing input (delta debugging)", runReduce},
+		{"slice", "trace where a value comes from: dynamic dependencies and slices", runSlice},
 		{"test", "run go test instrumented, recording a trace", runTest},
 	}
 }

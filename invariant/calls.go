@@ -1,0 +1,328 @@
+package invariant
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// Function is one instrumented function or method and the calls a trace
+// recorded of it.
+type Function struct {
+	Name    string   // package path and name: "example.com/m.F", "example.com/m.T.M"
+	File    string   // the file, relative to the module root when under it
+	Line    int      // the line of the body's opening brace
+	Params  []string // the recorded parameters: the receiver first, then the arguments
+	Results []string // result names: "result", or "result0", "result1"..., or their Go names
+	Calls   []Call
+}
+
+// Call is one observed call of a function.
+type Call struct {
+	Args     []trace.Value // receiver and arguments at entry
+	Results  []trace.Value // results at exit; nil when the call did not return
+	Returned bool          // the exit was recorded and no panic was unwinding
+	Panicked bool          // the exit was recorded while a panic was unwinding
+	Test     string        // the test that made the call ("" outside any test)
+	Outcome  trace.Outcome // that test's outcome (OutcomeUnknown outside any test)
+	Site     string        // where the call was made ("file:line:col"), when the trace links it
+}
+
+// Failing reports whether the call was made by a test that failed,
+// panicked or was still running when its process died.
+func (c *Call) Failing() bool {
+	return c.Outcome == trace.OutcomeFail || c.Outcome == trace.OutcomePanic || c.Outcome == trace.OutcomeRunning
+}
+
+// Passing reports whether the call was made by a test that passed.
+func (c *Call) Passing() bool { return c.Outcome == trace.OutcomePass }
+
+// Calls is what Collect read from a trace: the functions with at least
+// one recorded entry, sorted by name.
+type Calls struct {
+	Functions []*Function
+	Notes     []string // what was left out, and why
+}
+
+// Function returns the function named name, or nil.
+func (cs *Calls) Function(name string) *Function {
+	for _, f := range cs.Functions {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// CollectOptions say which functions to collect.
+type CollectOptions struct {
+	// TestFiles keeps functions declared in _test.go files (left out by
+	// default: the tests themselves are not what is specified).
+	TestFiles bool
+}
+
+// Load reads the trace directory dir and collects its calls, streaming
+// the events files so that the trace need not fit in memory.
+func Load(dir string, opt CollectOptions) (*Calls, error) {
+	f, err := os.Open(filepath.Join(dir, trace.SitesFile))
+	if err != nil {
+		return nil, fmt.Errorf("read trace: %w", err)
+	}
+	sites, err := trace.ReadSites(bufio.NewReader(f))
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read trace %s: %w", dir, err)
+	}
+	c, err := newCollector(sites, opt)
+	if err != nil {
+		return nil, fmt.Errorf("read trace %s: %w", dir, err)
+	}
+	names, err := filepath.Glob(filepath.Join(dir, trace.EventsPrefix+"*"))
+	if err != nil {
+		return nil, fmt.Errorf("read trace: %w", err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("read trace: %w", err)
+		}
+		pc := c.newProcess()
+		p, err := trace.ReadEvents(bufio.NewReaderSize(f, 1<<16), func(e trace.Event) error { pc.event(e); return nil })
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		pc.finish(p)
+	}
+	return c.calls(), nil
+}
+
+// Collect returns the calls of a trace read with trace.Open.
+func Collect(tr *trace.Trace, opt CollectOptions) (*Calls, error) {
+	c, err := newCollector(&tr.Sites, opt)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range tr.Processes {
+		pc := c.newProcess()
+		for _, e := range p.Events {
+			pc.event(e)
+		}
+		pc.finish(p)
+	}
+	return c.calls(), nil
+}
+
+// collector gathers calls from the processes of one trace.
+type collector struct {
+	sites     *trace.Sites
+	testFiles bool
+	funcs     map[int]*Function // by function site; nil: not collected
+	known     map[int]bool
+	panicked  int
+	unpaired  int
+}
+
+func newCollector(sites *trace.Sites, opt CollectOptions) (*collector, error) {
+	if sites.Events&trace.EventFunc == 0 {
+		return nil, fmt.Errorf("function events were not recorded (the trace has %s): run culprit test -events func,panics", sites.Events)
+	}
+	return &collector{sites: sites, testFiles: opt.TestFiles, funcs: map[int]*Function{}, known: map[int]bool{}}, nil
+}
+
+// function returns the Function of a function site, or nil when the site
+// is not a collected function.
+func (c *collector) function(site int) *Function {
+	if c.known[site] {
+		return c.funcs[site]
+	}
+	c.known[site] = true
+	if site < 0 || site >= len(c.sites.Sites) {
+		return nil
+	}
+	s := c.sites.Sites[site]
+	if s.Kind != trace.KindFunc || (!c.testFiles && strings.HasSuffix(s.File, "_test.go")) {
+		return nil
+	}
+	params, results := parseInfo(s.Info)
+	f := &Function{Name: s.Func, File: c.rel(s.File), Line: s.Line, Params: params, Results: results}
+	c.funcs[site] = f
+	return f
+}
+
+func (c *collector) rel(file string) string {
+	if c.sites.Root != "" {
+		if r, err := filepath.Rel(c.sites.Root, file); err == nil && !strings.HasPrefix(r, "..") {
+			return filepath.ToSlash(r)
+		}
+	}
+	return file
+}
+
+// frame is a call in progress on one goroutine.
+type frame struct {
+	site int
+	f    *Function
+	call int // index in f.Calls
+}
+
+// goroutine is the state of one goroutine of a process.
+type goroutine struct {
+	stack     []frame
+	panicking bool
+}
+
+// process pairs the entries and exits of one events file.
+type process struct {
+	c   *collector
+	gs  map[int]*goroutine
+	ref []callRef // the calls of this process, for their tests once known
+}
+
+type callRef struct {
+	f    *Function
+	call int
+	test int
+}
+
+func (c *collector) newProcess() *process { return &process{c: c, gs: map[int]*goroutine{}} }
+
+func (p *process) event(e trace.Event) {
+	g := p.gs[e.Goroutine]
+	if g == nil {
+		g = &goroutine{}
+		p.gs[e.Goroutine] = g
+	}
+	switch e.Tag {
+	case trace.TagEnter:
+		f := p.c.function(e.Site)
+		fr := frame{site: e.Site, f: f, call: -1}
+		if f != nil {
+			call := Call{Args: e.Values}
+			if e.From >= 0 && e.From < len(p.c.sites.Sites) {
+				s := p.c.sites.Sites[e.From]
+				call.Site = fmt.Sprintf("%s:%d:%d", p.c.rel(s.File), s.Line, s.Col)
+			}
+			f.Calls = append(f.Calls, call)
+			fr.call = len(f.Calls) - 1
+			p.ref = append(p.ref, callRef{f, fr.call, e.Test})
+		}
+		g.stack = append(g.stack, fr)
+	case trace.TagExit:
+		i := len(g.stack) - 1
+		for i >= 0 && g.stack[i].site != e.Site {
+			i--
+		}
+		if i < 0 {
+			p.c.unpaired++
+			return
+		}
+		fr := g.stack[i]
+		g.stack = g.stack[:i]
+		if fr.f != nil {
+			call := &fr.f.Calls[fr.call]
+			if g.panicking {
+				call.Panicked = true
+				p.c.panicked++
+			} else {
+				call.Returned = true
+				call.Results = e.Values
+			}
+		}
+		if len(g.stack) == 0 {
+			g.panicking = false
+		}
+	case trace.TagPanic:
+		g.panicking = true
+	case trace.TagRecover:
+		if len(e.Values) == 1 && e.Values[0].Tag != trace.ValNil {
+			g.panicking = false
+		}
+	}
+}
+
+// finish attributes the process's calls to their tests.
+func (p *process) finish(tp *trace.Process) {
+	for _, r := range p.ref {
+		call := &r.f.Calls[r.call]
+		call.Outcome = trace.OutcomeUnknown
+		if t := tp.Test(r.test); t != nil {
+			call.Test, call.Outcome = t.Name, t.Outcome
+		}
+	}
+}
+
+// calls returns the collected functions, sorted by name; functions sharing
+// a name (function literals of one function) get their line appended.
+func (c *collector) calls() *Calls {
+	out := &Calls{}
+	byName := map[string][]*Function{}
+	for _, f := range c.funcs {
+		if f != nil && len(f.Calls) > 0 {
+			byName[f.Name] = append(byName[f.Name], f)
+		}
+	}
+	for _, fs := range byName {
+		if len(fs) > 1 {
+			for _, f := range fs {
+				f.Name = fmt.Sprintf("%s@%d", f.Name, f.Line)
+			}
+		}
+		out.Functions = append(out.Functions, fs...)
+	}
+	sort.Slice(out.Functions, func(i, j int) bool { return out.Functions[i].Name < out.Functions[j].Name })
+	if c.panicked > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d calls ended in a panic: their results are left out", c.panicked))
+	}
+	if c.unpaired > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d function exits without an entry", c.unpaired))
+	}
+	return out
+}
+
+// parseInfo splits a function site's "name(a, b) (r0, r1)" into the
+// parameter and result names, naming unnamed results result (one) or
+// result0, result1... (several).
+func parseInfo(info string) (params, results []string) {
+	open := strings.IndexByte(info, '(')
+	if open < 0 {
+		return nil, nil
+	}
+	rest := info[open+1:]
+	end := strings.IndexByte(rest, ')')
+	if end < 0 {
+		return nil, nil
+	}
+	params = splitNames(rest[:end])
+	rest = strings.TrimSpace(rest[end+1:])
+	if strings.HasPrefix(rest, "(") && strings.HasSuffix(rest, ")") {
+		results = splitNames(rest[1 : len(rest)-1])
+	}
+	for i, r := range results {
+		if strings.HasPrefix(r, "_culprit") {
+			if len(results) == 1 {
+				results[i] = "result"
+			} else {
+				results[i] = fmt.Sprintf("result%d", i)
+			}
+		}
+	}
+	return params, results
+}
+
+func splitNames(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		out = append(out, strings.TrimSpace(f))
+	}
+	return out
+}

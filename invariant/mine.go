@@ -1,0 +1,276 @@
+package invariant
+
+import (
+	"sort"
+)
+
+// DefaultConfidence is the default limit on the chance that an invariant
+// held by accident (Options.Confidence).
+const DefaultConfidence = 0.01
+
+// Options say how to mine.
+type Options struct {
+	// Confidence is the largest chance of holding by accident an
+	// invariant may have and still be reported (Daikon's confidence
+	// limit); 0 is DefaultConfidence, 1 or more reports every invariant
+	// that held in every call (the seed's behaviour).
+	Confidence float64
+	// Use selects the calls to learn from; nil takes the calls of
+	// passing tests.
+	Use func(*Call) bool
+	// Props are user properties: Go expressions (the Expr language) whose
+	// upper-case single-letter identifiers X, Y, Z... are metavariables,
+	// instantiated with every combination of distinct variables.
+	Props []*Expr
+}
+
+func (o Options) conf() float64 {
+	if o.Confidence <= 0 {
+		return DefaultConfidence
+	}
+	return o.Confidence
+}
+
+// Mine mines the pre- and postconditions of every function with at least
+// one selected call.
+func Mine(cs *Calls, opt Options) *Contracts {
+	use := opt.Use
+	if use == nil {
+		use = (*Call).Passing
+	}
+	out := &Contracts{Version: SchemaVersion, Confidence: opt.conf(), Functions: []*Spec{}}
+	for _, f := range cs.Functions {
+		var calls []*Call
+		for i := range f.Calls {
+			if use(&f.Calls[i]) {
+				calls = append(calls, &f.Calls[i])
+			}
+		}
+		if len(calls) == 0 {
+			continue
+		}
+		out.Functions = append(out.Functions, mineFunction(f, calls, opt))
+	}
+	return out
+}
+
+// Contrast mines the invariants of the calls made by failing tests and
+// keeps those that do not hold in every call made by passing tests: the
+// circumstances of failure (the seed's failing-vs-passing invariants).
+// Functions without failing calls are left out.
+func Contrast(cs *Calls, opt Options) *Contracts {
+	out := &Contracts{Version: SchemaVersion, Confidence: opt.conf(), Contrast: true, Functions: []*Spec{}}
+	for _, f := range cs.Functions {
+		var fail, pass []*Call
+		for i := range f.Calls {
+			c := &f.Calls[i]
+			switch {
+			case c.Failing():
+				fail = append(fail, c)
+			case c.Passing():
+				pass = append(pass, c)
+			}
+		}
+		if len(fail) == 0 {
+			continue
+		}
+		s := &Spec{Name: f.Name, File: f.File, Line: f.Line, Params: f.Params, Results: f.Results, Calls: len(fail), Pre: []string{}, Post: []string{}}
+		s.Types = types(f, fail)
+		for _, post := range []bool{false, true} {
+			m := newMiner(f, fail, post, opt)
+			if post && len(m.samples) == 0 {
+				continue
+			}
+			facts := m.survivors()
+			if len(pass) > 0 {
+				pm := newMiner(f, pass, post, opt)
+				facts = pm.violated(facts)
+			}
+			facts = m.justified(facts)
+			facts = reduce(m.vars, facts)
+			list := render(m.vars, facts, post)
+			if post {
+				s.Post, s.Returned = list, len(m.samples)
+			} else {
+				s.Pre = list
+			}
+		}
+		out.Functions = append(out.Functions, s)
+	}
+	return out
+}
+
+func mineFunction(f *Function, calls []*Call, opt Options) *Spec {
+	s := &Spec{Name: f.Name, File: f.File, Line: f.Line, Params: f.Params, Results: f.Results, Calls: len(calls), Pre: []string{}, Post: []string{}}
+	s.Types = types(f, calls)
+	for _, post := range []bool{false, true} {
+		m := newMiner(f, calls, post, opt)
+		if post && (len(f.Results) == 0 || len(m.samples) == 0) {
+			continue
+		}
+		facts := m.justified(m.survivors())
+		facts = reduce(m.vars, facts)
+		list := render(m.vars, facts, post)
+		if post {
+			s.Post, s.Returned = list, len(m.samples)
+		} else {
+			s.Pre = list
+		}
+	}
+	return s
+}
+
+// types counts the dynamic types of the parameters and results.
+func types(f *Function, calls []*Call) map[string]map[string]int {
+	t := map[string]map[string]int{}
+	add := func(name string, c cell) {
+		if c.k == kAbsent {
+			return
+		}
+		if t[name] == nil {
+			t[name] = map[string]int{}
+		}
+		t[name][c.typ]++
+	}
+	for _, c := range calls {
+		for i, v := range c.Args {
+			if i < len(f.Params) {
+				add(f.Params[i], cellOf(v))
+			}
+		}
+		if c.Returned {
+			for i, v := range c.Results {
+				if i < len(f.Results) {
+					add(f.Results[i], cellOf(v))
+				}
+			}
+		}
+	}
+	if len(t) == 0 {
+		return nil
+	}
+	return t
+}
+
+// variable is one variable of a function for mining: a parameter, a
+// result, or len of one of them.
+type variable struct {
+	name    string // as invariants write it
+	base    int    // the variable it is derived from (itself when not derived)
+	length  bool   // len(base)
+	result  bool   // a result, or derived from one
+	str     bool   // length: of a string
+	num     bool   // every sample is a number
+	ints    bool   // every sample is an integer
+	uint    bool   // every sample is an unsigned integer
+	strs    bool   // every sample is a string kept whole
+	bools   bool   // every sample is a bool
+	nilable bool   // every sample is nil or a reference
+}
+
+// miner holds one function's samples: per call, the cells of its
+// variables.
+type miner struct {
+	vars    []variable
+	samples [][]cell
+	props   []*Expr
+	conf    float64
+}
+
+// newMiner builds the samples of calls: entry values (pre) or entry
+// values and results of the calls that returned (post).
+func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
+	m := &miner{props: opt.Props, conf: opt.conf()}
+	nb := len(f.Params)
+	if post {
+		nb += len(f.Results)
+	}
+	for _, c := range calls {
+		if post && !c.Returned {
+			continue
+		}
+		row := make([]cell, nb)
+		for i := range f.Params {
+			if i < len(c.Args) {
+				row[i] = cellOf(c.Args[i])
+			}
+		}
+		if post {
+			for i := range f.Results {
+				if i < len(c.Results) {
+					row[len(f.Params)+i] = cellOf(c.Results[i])
+				}
+			}
+		}
+		m.samples = append(m.samples, row)
+	}
+	for i := 0; i < nb; i++ {
+		name := ""
+		if i < len(f.Params) {
+			name = f.Params[i]
+		} else {
+			name = f.Results[i-len(f.Params)]
+		}
+		m.vars = append(m.vars, variable{name: name, base: i, result: i >= len(f.Params)})
+	}
+	// Derived: len(x) when every sample of x has a length.
+	for i := 0; i < nb; i++ {
+		ok, some, str := len(m.samples) > 0, false, false
+		for _, row := range m.samples {
+			_, has := row[i].length()
+			ok = ok && has
+			some = some || row[i].hasLen
+			str = str || row[i].k == kStr
+		}
+		if !ok || !some {
+			continue
+		}
+		j := len(m.vars)
+		m.vars = append(m.vars, variable{name: "len(" + m.vars[i].name + ")", base: i, length: true, result: m.vars[i].result, str: str})
+		for r, row := range m.samples {
+			n, _ := row[i].length()
+			m.samples[r] = append(row, intCell(int64(n)))
+		}
+		_ = j
+	}
+	// Order: parameters and their lengths, then results and theirs.
+	idx := make([]int, len(m.vars))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return !m.vars[idx[a]].result && m.vars[idx[b]].result })
+	vars := make([]variable, len(idx))
+	pos := make([]int, len(idx))
+	for n, i := range idx {
+		vars[n] = m.vars[i]
+		pos[i] = n
+	}
+	for n := range vars {
+		vars[n].base = pos[vars[n].base]
+	}
+	for r, row := range m.samples {
+		nrow := make([]cell, len(row))
+		for n, i := range idx {
+			nrow[n] = row[i]
+		}
+		m.samples[r] = nrow
+	}
+	m.vars = vars
+	for i := range m.vars {
+		v := &m.vars[i]
+		v.num, v.ints, v.uint, v.strs, v.bools, v.nilable = true, true, true, true, true, true
+		for _, row := range m.samples {
+			c := row[i]
+			v.num = v.num && c.k == kNum
+			v.ints = v.ints && c.k == kNum && c.isInt
+			v.uint = v.uint && c.typ == "uint"
+			v.strs = v.strs && c.k == kStr && c.full
+			v.bools = v.bools && c.k == kBool
+			v.nilable = v.nilable && c.nilable()
+		}
+		if len(m.samples) == 0 {
+			*v = variable{name: v.name, base: v.base, length: v.length, result: v.result, str: v.str}
+		}
+	}
+	return m
+}
