@@ -109,6 +109,7 @@ type builder struct {
 	seq    int
 	noted  map[string]bool
 	lastIn int // the latest node the test itself defined, -1
+	hit    map[*unit]bool // statements the test executed (its spectrum), when recorded
 }
 
 type nodeKey struct {
@@ -170,6 +171,18 @@ func newBuilder(sites []trace.Site, test *trace.Test) *builder {
 			b.funcs[i] = f.funcAt(p)
 		} else {
 			b.units[i] = f.unitAt(p)
+		}
+	}
+	if test != nil && len(test.Hits) > 0 {
+		b.hit = map[*unit]bool{}
+		for _, id := range test.Hits {
+			if id < len(sites) && sites[id].Kind == trace.KindStmt {
+				if f := b.src.file(sites[id].File); f != nil {
+					if u := f.unitAt(f.pos(sites[id].Line, sites[id].Col)); u != nil {
+						b.hit[u] = true
+					}
+				}
+			}
 		}
 	}
 	for path, err := range b.src.missing {
@@ -490,7 +503,7 @@ func (b *builder) exit(g *goroutine, e trace.Event) {
 		// A return of constants records nothing: take the only one there is.
 		var cands []*unit
 		for _, u := range fn.units {
-			if u.kind == UnitReturn && len(idents(u.node, nil)) == 0 {
+			if u.kind == UnitReturn && (b.hit[u] || b.hit == nil && constant(u.node)) {
 				cands = append(cands, u)
 			}
 		}
@@ -509,6 +522,19 @@ func (b *builder) exit(g *goroutine, e trace.Event) {
 		}
 		g.ret, g.retAt = fr.ret, fr.from
 	}
+}
+
+// constant reports whether n reads no variable (only literals, true,
+// false, nil).
+func constant(n ast.Node) bool {
+	for _, id := range idents(n, nil) {
+		switch id.Name {
+		case "true", "false", "nil", "iota":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // lookup returns the definitions a read of name in fr sees.

@@ -1,0 +1,112 @@
+package deps_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/internal/instrument"
+	"github.com/culprit-go/culprit/report"
+	"github.com/culprit-go/culprit/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/examples.golden")
+
+// TestExamples runs the examples module's middle, deps, sqrt and
+// htmlmarkup tests instrumented, once, and compares the slices of the
+// seed's worked examples with testdata/examples.golden.
+func TestExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the examples module's tests")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	golden, err := filepath.Abs(filepath.Join("testdata", "examples.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	traceDir := t.TempDir()
+	var out bytes.Buffer
+	_, err = instrument.Run(context.Background(), instrument.Config{
+		Dir: dir, Packages: []string{"./middle", "./deps", "./sqrt", "./htmlmarkup"},
+		Events: trace.AllEvents, TraceDir: traceDir, CallLimit: -1, Inlinable: true,
+		Stdout: &out, Stderr: &out,
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	tr, err := trace.Open(traceDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, reason  string
+		test, returns string // the run; the criterion (the failure when "")
+		format        string
+	}{
+		{"middle failure", "the seed's middle slice: the failing check back to return y (12), its <test>s and x, y, z", "TestMiddle/2_1_3", "", "code"},
+		{"middle return", "the seed's dependencies of <middle() return value>: <= y; <- <test> (11) <- (9) <- (8)", "TestMiddle/2_1_3", "Middle", "deps"},
+		{"demo", "the seed's demo(10): z (15) <= z (13), z (15); <- <test> (14)", "TestDemo", "Demo", "deps"},
+		{"add then multiply", "the seed's add_to/mul_with flow: y of MulWith <= <AddTo() return value>", "TestAddThenMultiply", "AddThenMultiply", "code"},
+		{"fun2", "the seed's fun_1/fun_2: the argument to the parameter, the return to the call", "TestFun2", "Fun2", "deps"},
+		{"max", "an else-if branch: res (70) <- <test> (69) <- <test> (67)", "TestMax", "Max", "deps"},
+		{"password", "the password checker: the result depends on the digest of the line read", "TestCheckPassword/wrong", "CheckPassword", "deps"},
+		{"sqrt loop", "the seed's square_root: approx and guess depend on each other across iterations", "TestSquareRoot/four", "SquareRoot", "deps"},
+		{"sqrt panic", "a precondition panic, recovered by the test, reported by t.Errorf", "TestSquareRoot/minus_one", "", "code"},
+		{"html failure", "the seed's remove_html_markup: out <= c, out; <- <test>s; quote = !quote", "TestRemoveHTMLMarkup/quoted_text", "", "code"},
+	}
+	var got bytes.Buffer
+	for _, tc := range cases {
+		r, err := deps.Build(tr, deps.Options{Test: tc.test})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		crit := r.Failure
+		if tc.returns != "" {
+			crit = r.Returns(tc.returns)
+		}
+		if len(crit) == 0 {
+			t.Errorf("%s: no criterion (%s)", tc.name, tc.reason)
+			continue
+		}
+		info := report.SliceInfo{Root: dir}
+		fmt.Fprintf(&got, "-- %s (%s) --\n", tc.name, r.Test)
+		s := r.Backward(crit...)
+		if tc.format == "code" {
+			err = report.SliceCode(&got, s, info)
+		} else {
+			err = report.SliceDeps(&got, s, info)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if *update {
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test -update)", err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("slices differ from %s (-update to rewrite):\n%s", golden, got.String())
+	}
+	// The seed's middle: the return value's exact dependencies.
+	if !strings.Contains(got.String(), "<Middle() return value> (12) <= y (7); <- <test> (11)") {
+		t.Errorf("middle's return y does not depend on y and <test> (11) alone")
+	}
+}

@@ -1,0 +1,310 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/internal/instrument"
+	sfl "github.com/culprit-go/culprit/report"
+	"github.com/culprit-go/culprit/trace"
+)
+
+const sliceUsage = `Usage: culprit slice [flags] [packages] [-- go test flags]
+
+Slice runs the packages' tests once, instrumented with every event kind
+(as culprit test -events all does, leaving the trace in .culprit at the
+module root), builds the dynamic dependence graph of one test's run and
+prints the slice of a criterion: every statement that influenced it (its
+data dependencies, "this value came from there", and its control
+dependencies, "this ran because of that decision"), or with -forward
+everything it influenced. With -trace DIR it slices an existing trace.
+
+The test: -test NAME ("TestX" or "TestX/sub"), by default the first
+failing test. The criterion, by default the test's failure point (the
+t.Error/t.Fatal call it made, or the panic, with what they read):
+  -at FILE:LINE[:COL]   what the statements at that line defined
+  -var NAME@FILE:LINE   the variable (or pseudo-variable, "<test>") defined there
+  -return FUNC          the return values of FUNC ("Middle", "T.M")
+
+Formats (-format): code (the source of every function in the slice, its
+lines marked "*" and annotated "// <= y (12), z (12); <- <test> (5)":
+data dependencies "<=", control "<-", forward "=>" and "->"), deps (the
+dependency list per function), dot (Graphviz; -o FILE.svg or FILE.png
+renders it when dot is installed), json (schema in docs/slice.md).
+
+Exit status: 0 when a slice was written, 2 for bad flags, an unknown test
+or a criterion that matches nothing, 1 when the tests could not be run or
+the trace not read.
+
+Flags:
+`
+
+// runSlice prints a dynamic slice of a test's run.
+func runSlice(e *env, args []string) int {
+	fs := flag.NewFlagSet("slice", flag.ContinueOnError)
+	format := fs.String("format", "code", "output `FORMAT`: code, deps, dot or json")
+	out := fs.String("o", "", "write the output to `FILE` (.svg, .png: rendered with Graphviz dot)")
+	traceDir := fs.String("trace", "", "slice the existing trace in `DIR` instead of running the tests")
+	testName := fs.String("test", "", "the test whose run to slice (`NAME`, TestX or TestX/sub); default: the first failing test")
+	run := fs.String("run", "", "run only the tests matching `REGEXP` (go test -run)")
+	at := fs.String("at", "", "criterion: what the statements at `FILE:LINE[:COL]` defined")
+	varAt := fs.String("var", "", "criterion: the variable defined at `NAME@FILE:LINE`")
+	ret := fs.String("return", "", "criterion: the return values of function `FUNC`")
+	forward := fs.Bool("forward", false, "slice forward: what the criterion influenced")
+	testOut := fs.Bool("testout", false, "show go test's output on standard error")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), sliceUsage)
+		fs.PrintDefaults()
+	}
+	var goFlags []string
+	for i, a := range args {
+		if a == "--" {
+			args, goFlags = args[:i], args[i+1:]
+			break
+		}
+	}
+	var pkgs []string
+	for {
+		if done, status := parseFlags(e, fs, args); done {
+			return status
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pkgs = append(pkgs, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch *format {
+	case "code", "deps", "dot", "json":
+	default:
+		errorf(e, "slice: -format %q: want code, deps, dot or json", *format)
+		return exitUsage
+	}
+	crit, err := parseCriterion(*at, *varAt, *ret)
+	if err != nil {
+		errorf(e, "slice: %v", err)
+		return exitUsage
+	}
+	if *traceDir != "" && (len(pkgs) > 0 || len(goFlags) > 0 || *run != "") {
+		errorf(e, "slice: -trace slices an existing trace: it takes no packages, -run or go test flags")
+		return exitUsage
+	}
+
+	dir := *traceDir
+	if dir == "" {
+		if *run != "" {
+			goFlags = append([]string{"-run", *run}, goFlags...)
+		} else if *testName != "" {
+			goFlags = append([]string{"-run", runPattern(*testName)}, goFlags...)
+		}
+		var goOut bytes.Buffer
+		var w io.Writer = &goOut
+		if *testOut {
+			w = e.stderr
+		}
+		res, err := instrument.Run(e.ctx, instrument.Config{
+			Packages:  pkgs,
+			Events:    trace.AllEvents,
+			GoFlags:   goFlags,
+			Stdout:    w,
+			Stderr:    w,
+			CallLimit: -1,
+			Inlinable: true,
+		})
+		if err != nil {
+			errorf(e, "slice: %v", err)
+			var ue *instrument.UsageError
+			if errors.As(err, &ue) {
+				return exitUsage
+			}
+			return exitFail
+		}
+		dir = res.TraceDir
+		defer func() {
+			if res.ExitCode != 0 && !*testOut && strings.Contains(goOut.String(), "no test files") {
+				e.stderr.Write(goOut.Bytes())
+			}
+		}()
+	}
+	tr, err := trace.Open(dir)
+	if err != nil {
+		errorf(e, "slice: %v", err)
+		if errors.Is(err, os.ErrNotExist) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	r, err := deps.Build(tr, deps.Options{Test: *testName})
+	if err != nil {
+		errorf(e, "slice: %v", err)
+		return exitUsage
+	}
+	ids, err := crit.find(r)
+	if err != nil {
+		errorf(e, "slice: %s: %v", r.Test, err)
+		return exitUsage
+	}
+	var s *deps.Slice
+	if *forward {
+		s = r.Forward(ids...)
+	} else {
+		s = r.Backward(ids...)
+	}
+	info := sfl.SliceInfo{Root: tr.Sites.Root, Package: r.Package, Test: r.Test, Outcome: r.Outcome.String()}
+	render := *format
+	if *out != "" && (strings.HasSuffix(*out, ".svg") || strings.HasSuffix(*out, ".png")) {
+		render = "dot"
+	}
+	var buf bytes.Buffer
+	switch render {
+	case "code":
+		err = sfl.SliceCode(&buf, s, info)
+	case "deps":
+		err = sfl.SliceDeps(&buf, s, info)
+	case "dot":
+		err = sfl.SliceDOT(&buf, s, info)
+	case "json":
+		err = sfl.SliceJSONTo(&buf, s, info)
+	}
+	if err != nil {
+		errorf(e, "slice: %v", err)
+		return exitFail
+	}
+	if *out == "" {
+		e.stdout.Write(buf.Bytes())
+	} else if err := writeSliceFile(e, *out, buf.Bytes()); err != nil {
+		errorf(e, "slice: %v", err)
+		return exitFail
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(e.stderr, "culprit: slice: note: %s\n", n)
+	}
+	return exitOK
+}
+
+// writeSliceFile writes the output to name, rendering DOT to SVG or PNG
+// with Graphviz when the name asks for it (DOT next to it when dot is
+// missing).
+func writeSliceFile(e *env, name string, data []byte) error {
+	ext := strings.TrimPrefix(filepath.Ext(name), ".")
+	if ext != "svg" && ext != "png" {
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			return fmt.Errorf("write output: %w", err)
+		}
+		return nil
+	}
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		alt := strings.TrimSuffix(name, "."+ext) + ".dot"
+		if err := os.WriteFile(alt, data, 0o644); err != nil {
+			return fmt.Errorf("write output: %w", err)
+		}
+		fmt.Fprintf(e.stderr, "culprit: slice: Graphviz dot is not installed: wrote DOT to %s instead of %s\n", alt, name)
+		return nil
+	}
+	cmd := exec.CommandContext(e.ctx, dot, "-T"+ext, "-o", name)
+	cmd.Stdin = bytes.NewReader(data)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("dot -T%s: %v: %s", ext, err, bytes.TrimSpace(msg))
+	}
+	return nil
+}
+
+// runPattern turns a test name into a go test -run pattern matching it
+// alone: TestX/sub -> ^TestX$/^sub$.
+func runPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+// criterion is what a slice starts from.
+type criterion struct {
+	file      string
+	line, col int
+	name      string
+	fn        string
+	set       bool
+}
+
+// parseCriterion reads -at, -var and -return (at most one).
+func parseCriterion(at, varAt, ret string) (criterion, error) {
+	n := 0
+	for _, s := range []string{at, varAt, ret} {
+		if s != "" {
+			n++
+		}
+	}
+	if n > 1 {
+		return criterion{}, fmt.Errorf("-at, -var and -return exclude each other")
+	}
+	var c criterion
+	switch {
+	case ret != "":
+		return criterion{fn: ret, set: true}, nil
+	case varAt != "":
+		i := strings.LastIndexByte(varAt, '@')
+		if i <= 0 {
+			return c, fmt.Errorf("-var %q: want NAME@FILE:LINE", varAt)
+		}
+		c.name, at = varAt[:i], varAt[i+1:]
+	case at == "":
+		return c, nil
+	}
+	parts := strings.Split(at, ":")
+	nums := []int{}
+	for len(parts) > 1 {
+		v, err := strconv.Atoi(parts[len(parts)-1])
+		if err != nil {
+			break
+		}
+		nums = append([]int{v}, nums...)
+		parts = parts[:len(parts)-1]
+	}
+	if len(nums) == 0 || len(nums) > 2 {
+		return c, fmt.Errorf("criterion %q: want FILE:LINE[:COL]", at)
+	}
+	c.file, c.line, c.set = strings.Join(parts, ":"), nums[0], true
+	if len(nums) == 2 {
+		c.col = nums[1]
+	}
+	return c, nil
+}
+
+// find returns the criterion's nodes in the run's graph.
+func (c criterion) find(r *deps.Run) ([]int, error) {
+	switch {
+	case !c.set:
+		if len(r.Failure) == 0 {
+			return nil, fmt.Errorf("the test did not fail where the trace shows it (%s): give a criterion with -at, -var or -return", r.Outcome)
+		}
+		return r.Failure, nil
+	case c.fn != "":
+		ids := r.Returns(c.fn)
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("no return value of %s in the run", c.fn)
+		}
+		return ids, nil
+	}
+	ids := r.Find(c.file, c.line, c.col, c.name)
+	if len(ids) == 0 {
+		what := fmt.Sprintf("%s:%d", c.file, c.line)
+		if c.name != "" {
+			what = c.name + "@" + what
+		}
+		return nil, fmt.Errorf("nothing defined at %s in the run", what)
+	}
+	return ids, nil
+}

@@ -1,0 +1,321 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/culprit-go/culprit/deps"
+)
+
+// SliceInfo says where a slice comes from, for the renderers' headers.
+type SliceInfo struct {
+	Root    string // module root: files are shown relative to it
+	Package string
+	Test    string
+	Outcome string
+}
+
+// rel returns file relative to root, slash-separated, when it is under it.
+func (i SliceInfo) rel(file string) string {
+	if i.Root != "" {
+		if r, err := filepath.Rel(i.Root, file); err == nil && !strings.HasPrefix(r, "..") {
+			return filepath.ToSlash(r)
+		}
+	}
+	return filepath.ToSlash(file)
+}
+
+// sliceLoc formats where n is as seen from a line of file: "(12)", or
+// "(other.go:12)" in another file.
+func (i SliceInfo) sliceLoc(n *deps.Node, file string) string {
+	if n.File == file {
+		return "(" + strconv.Itoa(n.Line) + ")"
+	}
+	return "(" + i.rel(n.File) + ":" + strconv.Itoa(n.Line) + ")"
+}
+
+// annotation returns the dependencies of the slice's nodes on one line:
+// "<= y (12), z (12); <- <test> (5)" backward, "=> ...; -> ..." forward.
+func annotation(s *deps.Slice, info SliceInfo, nodes []*deps.Node) string {
+	var data, ctrl []string
+	seen := map[string]bool{}
+	for _, n := range nodes {
+		edges := s.Graph.In(n.ID)
+		if s.Forward {
+			edges = s.Graph.Out(n.ID)
+		}
+		for _, e := range edges {
+			other := e.From
+			if s.Forward {
+				other = e.To
+			}
+			if !s.Nodes[other] {
+				continue
+			}
+			m := s.Graph.Nodes[other]
+			text := m.Var + " " + info.sliceLoc(m, n.File)
+			if seen[e.Kind.String()+text] {
+				continue
+			}
+			seen[e.Kind.String()+text] = true
+			if e.Kind == deps.Control {
+				ctrl = append(ctrl, text)
+			} else {
+				data = append(data, text)
+			}
+		}
+	}
+	dataOp, ctrlOp := "<=", "<-"
+	if s.Forward {
+		dataOp, ctrlOp = "=>", "->"
+	}
+	var parts []string
+	if len(data) > 0 {
+		parts = append(parts, dataOp+" "+strings.Join(data, ", "))
+	}
+	if len(ctrl) > 0 {
+		parts = append(parts, ctrlOp+" "+strings.Join(ctrl, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sliceSpan is a range of lines of one file holding slice nodes of one or
+// more functions.
+type sliceSpan struct {
+	file        string
+	funcs       []string
+	first, last int
+}
+
+// sliceSpans groups the slice's nodes by function and merges functions whose
+// lines overlap (closures inside their parent).
+func sliceSpans(nodes []*deps.Node) []sliceSpan {
+	byFunc := map[[2]string]*sliceSpan{}
+	var keys [][2]string
+	for _, n := range nodes {
+		k := [2]string{n.File, n.Func}
+		sp := byFunc[k]
+		if sp == nil {
+			sp = &sliceSpan{file: n.File, funcs: []string{n.Func}, first: n.Line, last: n.Line}
+			byFunc[k] = sp
+			keys = append(keys, k)
+		}
+		sp.first = min(sp.first, n.Line)
+		sp.last = max(sp.last, n.Line)
+	}
+	var out []sliceSpan
+	for _, k := range keys {
+		out = append(out, *byFunc[k])
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].file != out[j].file {
+			return out[i].file < out[j].file
+		}
+		return out[i].first < out[j].first
+	})
+	var merged []sliceSpan
+	for _, sp := range out {
+		if n := len(merged); n > 0 && merged[n-1].file == sp.file && sp.first <= merged[n-1].last {
+			merged[n-1].last = max(merged[n-1].last, sp.last)
+			merged[n-1].funcs = append(merged[n-1].funcs, sp.funcs...)
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	return merged
+}
+
+// SliceCode writes the seed's code view of a slice: for each function
+// with nodes in the slice, its lines from the first to the last such
+// node, slice lines marked "*" and annotated with their dependencies.
+func SliceCode(w io.Writer, s *deps.Slice, info SliceInfo) error {
+	nodes := s.Sorted()
+	src := newSources(info.Root, nil)
+	byLine := map[string]map[int][]*deps.Node{}
+	for _, n := range nodes {
+		if byLine[n.File] == nil {
+			byLine[n.File] = map[int][]*deps.Node{}
+		}
+		byLine[n.File][n.Line] = append(byLine[n.File][n.Line], n)
+	}
+	var b strings.Builder
+	for i, sp := range sliceSpans(nodes) {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "// %s: %s\n", info.rel(sp.file), strings.Join(sp.funcs, ", "))
+		lines := src.lines(sp.file)
+		for l := sp.first; l <= sp.last; l++ {
+			text := ""
+			if l-1 < len(lines) {
+				text = strings.TrimRight(lines[l-1], " ")
+			}
+			mark := " "
+			ns := byLine[sp.file][l]
+			if len(ns) > 0 {
+				mark = "*"
+			}
+			line := fmt.Sprintf("%s %4d %s", mark, l, text)
+			if a := annotation(s, info, ns); a != "" {
+				line += "  // " + a
+			}
+			b.WriteString(line + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	if err != nil {
+		return fmt.Errorf("write code view: %w", err)
+	}
+	return nil
+}
+
+// SliceDeps writes the seed's textual dependency list: per function, each
+// node of the slice with its dependencies.
+func SliceDeps(w io.Writer, s *deps.Slice, info SliceInfo) error {
+	var b strings.Builder
+	cur := ""
+	for _, n := range s.Sorted() {
+		if k := info.rel(n.File) + " " + n.Func; k != cur {
+			cur = k
+			fmt.Fprintf(&b, "%s() (%s):\n", n.Func, info.rel(n.File))
+		}
+		line := fmt.Sprintf("    %s (%d)", n.Var, n.Line)
+		if a := annotation(s, info, []*deps.Node{n}); a != "" {
+			line += " " + a
+		}
+		b.WriteString(line + "\n")
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write dependencies: %w", err)
+	}
+	return nil
+}
+
+// SliceDOT writes the slice as a Graphviz graph: nodes labelled with
+// their variable and line, clustered by function; data edges solid
+// black, control edges dashed grey, each pointing from what influences to
+// what it influences.
+func SliceDOT(w io.Writer, s *deps.Slice, info SliceInfo) error {
+	var b strings.Builder
+	b.WriteString("digraph slice {\n")
+	b.WriteString("  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n")
+	crit := map[int]bool{}
+	for _, c := range s.Criterion {
+		crit[c] = true
+	}
+	clusters := map[string][]*deps.Node{}
+	var order []string
+	for _, n := range s.Sorted() {
+		k := info.rel(n.File) + ": " + n.Func
+		if clusters[k] == nil {
+			order = append(order, k)
+		}
+		clusters[k] = append(clusters[k], n)
+	}
+	for i, k := range order {
+		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", i, strconv.Quote(k+"()"))
+		for _, n := range clusters[k] {
+			attrs := fmt.Sprintf("label=%s", strconv.Quote(fmt.Sprintf("%s\n%s:%d", n.Var, filepath.Base(n.File), n.Line)))
+			if crit[n.ID] {
+				attrs += ", penwidth=2"
+			}
+			fmt.Fprintf(&b, "    n%d [%s];\n", n.ID, attrs)
+		}
+		b.WriteString("  }\n")
+	}
+	for _, e := range s.Edges() {
+		style := ""
+		if e.Kind == deps.Control {
+			style = " [style=dashed, color=grey]"
+		}
+		fmt.Fprintf(&b, "  n%d -> n%d%s;\n", e.From, e.To, style)
+	}
+	b.WriteString("}\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write dot: %w", err)
+	}
+	return nil
+}
+
+// SliceJSON is the JSON output of culprit slice: a contract, documented
+// in docs/slice.md. Fields are added, never renamed or removed, within a
+// schema version.
+type SliceJSON struct {
+	Schema    int             `json:"schema"` // 1
+	Package   string          `json:"package"`
+	Test      string          `json:"test"`
+	Outcome   string          `json:"outcome"`
+	Direction string          `json:"direction"` // "backward" or "forward"
+	Criterion []int           `json:"criterion"` // node ids
+	Nodes     []SliceJSONNode `json:"nodes"`
+	Edges     []SliceJSONEdge `json:"edges"`
+	Lines     []SliceJSONLine `json:"lines"` // source lines holding nodes of the slice
+	Notes     []string        `json:"notes"`
+}
+
+// SliceJSONNode is a node of a SliceJSON.
+type SliceJSONNode struct {
+	ID       int      `json:"id"`
+	Var      string   `json:"var"`
+	File     string   `json:"file"` // relative to the module root, slash-separated
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Function string   `json:"function"`
+	Values   []string `json:"values"` // distinct values it held (at most 4)
+	Count    int      `json:"count"`  // how many times it was defined
+}
+
+// SliceJSONEdge is an edge of a SliceJSON: To depends on From.
+type SliceJSONEdge struct {
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	Kind string `json:"kind"` // "data" or "control"
+}
+
+// SliceJSONLine is a source line of a SliceJSON.
+type SliceJSONLine struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// NewSliceJSON returns the JSON form of a slice.
+func NewSliceJSON(s *deps.Slice, info SliceInfo) *SliceJSON {
+	out := &SliceJSON{Schema: 1, Package: info.Package, Test: info.Test, Outcome: info.Outcome, Direction: "backward",
+		Criterion: append([]int{}, s.Criterion...), Nodes: []SliceJSONNode{}, Edges: []SliceJSONEdge{}, Lines: []SliceJSONLine{},
+		Notes: append([]string{}, s.Graph.Notes...)}
+	if s.Forward {
+		out.Direction = "forward"
+	}
+	sort.Ints(out.Criterion)
+	seen := map[SliceJSONLine]bool{}
+	for _, n := range s.Sorted() {
+		vals := append([]string{}, n.Values...)
+		out.Nodes = append(out.Nodes, SliceJSONNode{n.ID, n.Var, info.rel(n.File), n.Line, n.Col, n.Func, vals, n.Count})
+		l := SliceJSONLine{info.rel(n.File), n.Line}
+		if !seen[l] {
+			seen[l] = true
+			out.Lines = append(out.Lines, l)
+		}
+	}
+	for _, e := range s.Edges() {
+		out.Edges = append(out.Edges, SliceJSONEdge{e.From, e.To, e.Kind.String()})
+	}
+	return out
+}
+
+// SliceJSONTo writes the JSON form of a slice, indented.
+func SliceJSONTo(w io.Writer, s *deps.Slice, info SliceInfo) error {
+	data, err := json.MarshalIndent(NewSliceJSON(s, info), "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode slice: %w", err)
+	}
+	if _, err := w.Write(append(data, '\n')); err != nil {
+		return fmt.Errorf("write slice: %w", err)
+	}
+	return nil
+}
