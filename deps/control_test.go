@@ -16,7 +16,7 @@ import (
 func TestControlDeps(t *testing.T) {
 	tests := []struct {
 		name, reason, body string
-		want           []string
+		want               []string
 	}{
 		{"early return", "code after an if that returns depends on its condition (the issue's golden case)", `
 	if x < 0 {

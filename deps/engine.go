@@ -108,7 +108,7 @@ type builder struct {
 	chans  map[uint64][]int // channel -> sent nodes not yet received
 	seq    int
 	noted  map[string]bool
-	lastIn int // the latest node the test itself defined, -1
+	lastIn int            // the latest node the test itself defined, -1
 	hit    map[*unit]bool // statements the test executed (its spectrum), when recorded
 }
 
