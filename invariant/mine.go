@@ -186,7 +186,7 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 		nb += len(f.Results)
 	}
 	for _, c := range calls {
-		if post && !c.Returned {
+		if (post && !c.Returned) || c.Panicked {
 			continue
 		}
 		row := make([]cell, nb)

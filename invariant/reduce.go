@@ -85,6 +85,9 @@ func reduce(vars []variable, facts []*fact) []*fact {
 			drop = vars[x].length && vars[vars[x].base].strs
 		case opEq, opStrEq:
 			drop = constant[f.v[0]] && constant[f.v[1]]
+		case opContains:
+			p := pairs[[2]int{f.v[0], f.v[1]}]
+			drop = p[opPrefix] || p[opSuffix]
 		case opLE, opGE, opNE:
 			p := pairs[[2]int{f.v[0], f.v[1]}]
 			drop = p[opEq] || (f.op != opGE && p[opLT]) || (f.op != opLE && p[opGT])
