@@ -308,13 +308,13 @@ func NewSliceJSON(s *deps.Slice, info SliceInfo) *SliceJSON {
 	return out
 }
 
-// SliceJSONTo writes the JSON form of a slice, indented.
+// SliceJSONTo writes the JSON form of a slice, indented, with "<" and
+// ">" of pseudo-variables left as they are.
 func SliceJSONTo(w io.Writer, s *deps.Slice, info SliceInfo) error {
-	data, err := json.MarshalIndent(NewSliceJSON(s, info), "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode slice: %w", err)
-	}
-	if _, err := w.Write(append(data, '\n')); err != nil {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(NewSliceJSON(s, info)); err != nil {
 		return fmt.Errorf("write slice: %w", err)
 	}
 	return nil
