@@ -513,7 +513,7 @@ func (m *miner) chance(f *fact) float64 {
 			}
 			lo, hi = math.Min(lo, d), math.Max(hi, d)
 		}
-		p := 1 - 1/(hi-lo+1)
+		p := 1 - 1/(hi-lo+2)
 		return math.Pow(p, float64(m.distinct(f, 1<<30)))
 	}
 	p := class(f.op)

@@ -129,6 +129,13 @@ func reduce(vars []variable, facts []*fact) []*fact {
 				}
 			}
 		}
+		if f.n >= 2 {
+			all := true
+			for i := 0; i < f.n; i++ {
+				all = all && constant[f.v[i]]
+			}
+			drop = drop || all
+		}
 		if !drop {
 			out = append(out, f)
 		}
