@@ -17,6 +17,12 @@ type Options struct {
 	// Test names the test (or subtest, "TestX/sub") whose run to analyze;
 	// "" picks the first failing leaf test.
 	Test string
+	// Versions builds the execution-level graph instead of the summary
+	// graph: each definition is a node of its own (a version, Node.Version),
+	// constants are leaf nodes, calls into code that is not instrumented
+	// are nodes, and element reads with a known index are named by it
+	// (versions.go).
+	Versions bool
 }
 
 // ErrNoFailure is returned by Build when no test was named and none failed.
@@ -52,6 +58,9 @@ func Build(tr *trace.Trace, opt Options) (*Run, error) {
 		}
 	}
 	b := newBuilder(tr.Sites.Sites, test)
+	if opt.Versions {
+		b.ver = newVersioning()
+	}
 	for _, e := range proc.Events {
 		if tests[e.Test] {
 			b.event(e, e.Test == test.ID)
@@ -110,6 +119,7 @@ type builder struct {
 	noted  map[string]bool
 	lastIn int            // the latest node the test itself defined, -1
 	hit    map[*unit]bool // statements the test executed (its spectrum), when recorded
+	ver    *versioning    // per-execution nodes (Options.Versions), nil for the summary graph
 }
 
 type nodeKey struct {
@@ -148,7 +158,8 @@ type instance struct {
 	rets    map[token.Pos]int // call position -> the callee's return-value node
 	extra   []int             // nodes it depends on as a whole (received, recovered values)
 	values  map[string][]trace.Value
-	check   bool // it calls t.Error and friends in the test itself
+	read    map[token.Pos]trace.Value // values read, by position of the read (versioned graphs)
+	check   bool                      // it calls t.Error and friends in the test itself
 	inTest  bool
 	decided bool
 }
@@ -249,6 +260,12 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		b.note(fmt.Sprintf("event for site %d outside the site table", e.Site))
 		return
 	}
+	switch e.Tag {
+	case trace.TagEnter, trace.TagExit, trace.TagStarted, trace.TagRead, trace.TagWrite, trace.TagCall,
+		trace.TagReturn, trace.TagPanic, trace.TagRecover, trace.TagSend, trace.TagRecv:
+	default:
+		return // records the engine does not use yet (statement and decision streams)
+	}
 	g := b.gor(e.Goroutine)
 	switch e.Tag {
 	case trace.TagEnter:
@@ -275,6 +292,13 @@ func (b *builder) event(e trace.Event, inTest bool) {
 	in := b.at(fr, u, pos, e)
 	in.inTest = in.inTest || inTest
 	switch e.Tag {
+	case trace.TagRead:
+		if b.ver != nil && len(e.Values) > 0 {
+			if in.read == nil {
+				in.read = map[token.Pos]trace.Value{}
+			}
+			in.read[pos] = e.Values[0]
+		}
 	case trace.TagWrite:
 		in.wrote[e.Site] = true
 		if len(e.Values) > 0 {
@@ -415,7 +439,7 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 		method = fd.Recv != nil && len(fd.Recv.List) > 0 && len(fd.Recv.List[0].Names) > 0 && fd.Recv.List[0].Names[0].Name != "_"
 	}
 	for i, name := range names {
-		id := b.node(name, f, declPos, fn)
+		id := b.fresh(name, f, declPos, fn)
 		b.g.Nodes[id].Count++
 		if i < len(e.Values) {
 			b.value(id, e.Values[i])
@@ -512,7 +536,7 @@ func (b *builder) exit(g *goroutine, e trace.Event) {
 			b.end(fr)
 		}
 		if fr.ret < 0 {
-			fr.ret = b.node(fmt.Sprintf("<%s() return value>", fn.name), fn.file, fn.decl.Pos(), fn)
+			fr.ret = b.fresh(fmt.Sprintf("<%s() return value>", fn.name), fn.file, fn.decl.Pos(), fn)
 			b.g.Nodes[fr.ret].Count++
 		}
 	}
@@ -570,6 +594,9 @@ func (b *builder) define(fr *frame, root string, id int, strong bool) {
 	}
 	if strong || m[key] == nil {
 		m[key] = map[int]bool{}
+		if b.ver != nil {
+			delete(b.ver.elems, b.scope(fr, root))
+		}
 	}
 	m[key][id] = true
 }
@@ -584,6 +611,9 @@ func (b *builder) readsIn(fr *frame, n ast.Node, in *instance) []int {
 }
 
 func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
+	if b.ver != nil {
+		return b.versionedReads(fr, n, assigned, in)
+	}
 	var out []int
 	seen := map[int]bool{}
 	add := func(id int) {
@@ -665,7 +695,7 @@ func (b *builder) end(fr *frame) []int {
 	fr.exec[u.id] = b.seq
 	var ids []int
 	def := func(name string, pos token.Pos, from []int) int {
-		id := b.node(name, f, pos, u.fn)
+		id := b.fresh(name, f, pos, u.fn)
 		b.g.Nodes[id].Count++
 		for _, s := range from {
 			b.edge(s, id, Data)
@@ -759,9 +789,12 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 		root   string
 		id     int
 		strong bool
+		elems  map[string]int // execution-level graphs: the element definitions it leaves
+		elem   string         // or the one element or field it defines
 	}
 	var defs []pending
 	var whole []int
+	elemsOf := make([]map[string]int, len(lhs))
 	if rhs == nil && base == nil {
 		whole = b.reads(fr, u.node, lhs, in)
 	}
@@ -772,6 +805,13 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 		}
 		from := base
 		switch {
+		case rhs != nil && b.ver != nil && appendsTo(l, rhs[i]):
+			fr2, es, ok := b.appended(fr, in, u, l, rhs[i], def)
+			if !ok {
+				from = b.reads(fr, rhs[i], nil, in)
+				break
+			}
+			from, elemsOf[i] = fr2, es
 		case rhs != nil:
 			from = b.reads(fr, rhs[i], nil, in)
 			if _, plain := ast.Unparen(l).(*ast.Ident); !plain {
@@ -787,11 +827,36 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 			sort.Ints(from)
 		}
 		_, plain := ast.Unparen(l).(*ast.Ident)
-		defs = append(defs, pending{root, def(f.text(l), l.Pos(), from), plain})
+		name := f.text(l)
+		var elems map[string]int
+		var elem string
+		if b.ver != nil {
+			elems = elemsOf[i]
+			if en, coll, ok := b.elemDef(f, l, in); ok {
+				name, elem = en, coll
+			}
+		}
+		id := def(name, l.Pos(), from)
+		if elem != "" {
+			b.g.Nodes[id].Elem = elem
+		}
+		defs = append(defs, pending{root, id, plain, elems, name})
 	}
 	// Definitions take effect after every read of the statement.
 	for _, d := range defs {
 		b.define(fr, d.root, d.id, d.strong)
+		if b.ver == nil {
+			continue
+		}
+		sc := b.scope(fr, d.root)
+		if d.elems != nil {
+			b.ver.elems[sc] = d.elems
+		} else if !d.strong {
+			if b.ver.elems[sc] == nil {
+				b.ver.elems[sc] = map[string]int{}
+			}
+			b.ver.elems[sc][d.elem] = d.id
+		}
 	}
 }
 

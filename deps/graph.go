@@ -35,6 +35,14 @@ type Node struct {
 	Func   string   // short name of the enclosing function: "Middle", "T.M", "TestX.func1"
 	Values []string // distinct values it held, at most MaxValues, in order of appearance
 	Count  int      // how many times it was defined
+
+	// Execution-level graphs (Options.Versions) only:
+	Version int    // the how-manieth definition of Var in Func this is, from 0
+	Seq     int    // creation order in the run, from 1 (0 in summary graphs)
+	Const   bool   // an unnamed constant: Var is its literal ("10", `"boat"`)
+	Call    bool   // a call into code that is not instrumented: Var is the call ("len(xs)")
+	Elem    string // an element or field node ("xs[3]", "res[0]", "p.name"): the collection's or object's name
+	Input   bool   // an element read that no instrumented code wrote: a value the computation took in
 }
 
 // MaxValues is the number of distinct values a node keeps.
@@ -69,6 +77,15 @@ type Graph struct {
 	Notes []string
 
 	in, out map[int][]Edge
+}
+
+// NewGraph returns a graph of the given nodes (their IDs are their
+// indexes) and edges, indexed: for analyses and tests that build graphs
+// of their own.
+func NewGraph(nodes []*Node, edges []Edge) *Graph {
+	g := &Graph{Nodes: nodes, Edges: edges}
+	g.index()
+	return g
 }
 
 // index builds the adjacency maps.

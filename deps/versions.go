@@ -1,0 +1,388 @@
+package deps
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// versioning is the builder's state for execution-level graphs
+// (Options.Versions): every definition is a node of its own, numbered per
+// variable as in SSA; constants, calls into code that is not instrumented
+// and elements read by a known index are nodes too.
+type versioning struct {
+	count  map[string]int            // Func + "\x00" + Var -> versions made so far
+	elems  map[string]map[string]int // variable scope -> element or field name -> its latest definition
+	inputs map[string]int            // element reads nothing defined, by name and collection version
+}
+
+func newVersioning() *versioning {
+	return &versioning{count: map[string]int{}, elems: map[string]map[string]int{}, inputs: map[string]int{}}
+}
+
+// fresh returns a node for a definition of name at pos: a new node per
+// definition in execution-level graphs, the site's node otherwise.
+func (b *builder) fresh(name string, f *file, pos token.Pos, fn *function) int {
+	if b.ver == nil {
+		return b.node(name, f, pos, fn)
+	}
+	p := f.fset.Position(pos)
+	n := &Node{ID: len(b.g.Nodes), Var: name, File: f.path, Line: p.Line, Col: p.Column, Seq: len(b.g.Nodes) + 1}
+	if fn != nil {
+		n.Func = fn.name
+	}
+	k := n.Func + "\x00" + name
+	n.Version = b.ver.count[k]
+	b.ver.count[k]++
+	b.g.Nodes = append(b.g.Nodes, n)
+	return n.ID
+}
+
+// scope names the variable root as seen from fr: the frame (or package)
+// holding it, and its name.
+func (b *builder) scope(fr *frame, root string) string {
+	for f := fr; f != nil; f = f.lex {
+		if f.fn.locals[root] {
+			return fmt.Sprintf("%p\x00%s", f, root)
+		}
+	}
+	return fmt.Sprintf("%s\x00%s", fr.fn.file.path[:strings.LastIndexByte(fr.fn.file.path+"/", '/')], root)
+}
+
+// elemName names the element an index expression denotes when its index
+// is known: a constant, or a variable whose read the trace recorded.
+func (b *builder) elemName(f *file, x *ast.IndexExpr, in *instance) (string, string, bool) {
+	root, ok := ast.Unparen(x.X).(*ast.Ident)
+	if !ok {
+		return "", "", false
+	}
+	var idx string
+	switch i := ast.Unparen(x.Index).(type) {
+	case *ast.BasicLit:
+		idx = i.Value
+	case *ast.Ident:
+		if in == nil || in.read == nil {
+			return "", "", false
+		}
+		v, ok := in.read[i.Pos()]
+		if !ok || (v.Tag != trace.ValInt && v.Tag != trace.ValUint && v.Tag != trace.ValString) {
+			return "", "", false
+		}
+		idx = v.String()
+	default:
+		return "", "", false
+	}
+	return root.Name + "[" + idx + "]", root.Name, true
+}
+
+// typeNames are identifiers that, called, convert rather than call.
+var typeNames = map[string]bool{
+	"bool": true, "byte": true, "rune": true, "string": true, "error": true, "any": true,
+	"int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"float32": true, "float64": true, "complex64": true, "complex128": true,
+}
+
+// conversion reports whether a call expression looks like a conversion.
+func conversion(c *ast.CallExpr) bool {
+	switch fn := ast.Unparen(c.Fun).(type) {
+	case *ast.Ident:
+		return typeNames[fn.Name]
+	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StarExpr:
+		return true
+	}
+	return false
+}
+
+// versionedReads is reads for execution-level graphs: besides the
+// definitions of the variables n reads and the return values of its
+// instrumented calls, it returns constant leaves, a node per call into
+// code that is not instrumented (depending on what the call reads), and
+// element nodes for elements read by a known index or field.
+func (b *builder) versionedReads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
+	var out []int
+	seen := map[int]bool{}
+	add := func(id int) {
+		if id >= 0 && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	isAssigned := map[ast.Node]bool{}
+	for _, l := range assigned {
+		isAssigned[ast.Unparen(l)] = true
+	}
+	var top ast.Node // a statement's own call is not a node: the statement is
+	switch s := n.(type) {
+	case *ast.ExprStmt:
+		top = ast.Unparen(s.X)
+	case *ast.GoStmt:
+		top = s.Call
+	case *ast.DeferStmt:
+		top = s.Call
+	}
+	returned := func(c *ast.CallExpr) bool {
+		if in == nil {
+			return false
+		}
+		_, ok := in.rets[c.Pos()]
+		return ok
+	}
+	// defsOf returns the definitions of the identifiers in x not claimed.
+	claimed := map[*ast.Ident]bool{}
+	defsOf := func(x ast.Node, assigned []ast.Expr) []int {
+		var ids []int
+		for _, id := range idents(x, assigned) {
+			if claimed[id] {
+				continue
+			}
+			defs := b.lookup(fr, id.Name)
+			var ds []int
+			for d := range defs {
+				ds = append(ds, d)
+			}
+			sort.Ints(ds)
+			ids = append(ids, ds...)
+		}
+		return ids
+	}
+	claim := func(x ast.Node) {
+		for _, id := range idents(x, nil) {
+			claimed[id] = true
+		}
+	}
+	b.callNodes(fr, n, top, assigned, in, returned, defsOf, claim, claimed, isAssigned, add)
+	for _, d := range defsOf(n, assigned) {
+		add(d)
+	}
+	return out
+}
+
+// callNodes walks n: constants, element and field reads, instrumented
+// calls' return values and nodes for other calls go to add, and the
+// identifiers they account for are claimed.
+func (b *builder) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in *instance,
+	returned func(*ast.CallExpr) bool, defsOf func(ast.Node, []ast.Expr) []int,
+	claim func(ast.Node), claimed map[*ast.Ident]bool, isAssigned map[ast.Node]bool, add func(int)) {
+	f := fr.fn.file
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m := m.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BasicLit:
+			add(b.constant(f, m, fr.fn))
+		case *ast.CallExpr:
+			if m == top || conversion(m) {
+				return true
+			}
+			if returned(m) {
+				add(in.rets[m.Pos()])
+				claimArgs(m, claim)
+				if sel, ok := m.Fun.(*ast.SelectorExpr); ok {
+					b.callNodes(fr, sel.X, nil, nil, in, returned, defsOf, claim, claimed, isAssigned, add)
+					for _, d := range defsOf(sel.X, nil) {
+						add(d)
+					}
+					claim(sel.X)
+				}
+				return false
+			}
+			var from []int
+			b.callNodes(fr, m, m, nil, in, returned, defsOf, claim, claimed, isAssigned, func(id int) { from = append(from, id) })
+			from = append(from, defsOf(m, nil)...)
+			claim(m)
+			id := b.fresh(callText(f, m), f, m.Pos(), fr.fn)
+			b.g.Nodes[id].Call = true
+			b.g.Nodes[id].Count++
+			for _, s := range from {
+				b.edge(s, id, Data)
+			}
+			add(id)
+			return false
+		case *ast.IndexExpr:
+			if isAssigned[m] {
+				return true
+			}
+			name, coll, ok := b.elemName(f, m, in)
+			if !ok {
+				return true
+			}
+			add(b.elemRead(fr, m, name, coll, in))
+			claim(m)
+			return false
+		case *ast.SelectorExpr:
+			if isAssigned[m] {
+				return true
+			}
+			if root, ok := ast.Unparen(m.X).(*ast.Ident); ok {
+				if id, ok := b.ver.elems[b.scope(fr, root.Name)][f.text(m)]; ok {
+					add(id)
+					claimed[root] = true
+					return false
+				}
+			}
+		}
+		return true
+	})
+}
+
+// claimArgs claims the identifiers inside a call's parentheses: the
+// callee's parameters depend on them, the call's value does not.
+func claimArgs(c *ast.CallExpr, claim func(ast.Node)) {
+	for _, a := range c.Args {
+		claim(a)
+	}
+}
+
+// callText names a call node by its source: "len(xs)", "strings.ToUpper(s)".
+func callText(f *file, c *ast.CallExpr) string {
+	t := f.text(c)
+	if len(t) > 40 || strings.ContainsAny(t, "\n\t") {
+		return callName(f, c)
+	}
+	return t
+}
+
+// constant returns the leaf node of a literal at its site.
+func (b *builder) constant(f *file, lit *ast.BasicLit, fn *function) int {
+	id := b.node(lit.Value, f, lit.Pos(), fn)
+	n := b.g.Nodes[id]
+	n.Const = true
+	if n.Count == 0 {
+		n.Count = 1
+		b.value(id, constValue(lit))
+	}
+	return id
+}
+
+// constValue is a literal's value as the trace would show it.
+func constValue(lit *ast.BasicLit) trace.Value {
+	switch lit.Kind {
+	case token.INT:
+		if v, err := strconv.ParseInt(lit.Value, 0, 64); err == nil {
+			return trace.Value{Tag: trace.ValInt, Int: v}
+		}
+	case token.FLOAT:
+		if v, err := strconv.ParseFloat(lit.Value, 64); err == nil {
+			return trace.Value{Tag: trace.ValFloat, Float: v}
+		}
+	case token.STRING:
+		if v, err := strconv.Unquote(lit.Value); err == nil {
+			s := v
+			if len(s) > trace.MaxString {
+				s = s[:trace.MaxString]
+			}
+			return trace.Value{Tag: trace.ValString, Str: s, Len: len(v)}
+		}
+	case token.CHAR:
+		if v, _, _, err := strconv.UnquoteChar(lit.Value[1:len(lit.Value)-1], '\''); err == nil {
+			return trace.Value{Tag: trace.ValInt, Int: int64(v)}
+		}
+	}
+	return trace.Value{}
+}
+
+// elemRead returns the node an element read x (named name, of collection
+// coll) sees: the element's latest definition when instrumented code wrote
+// it, else an input node for the element of the collection's current
+// version, depending on that version and on the index.
+func (b *builder) elemRead(fr *frame, x *ast.IndexExpr, name, coll string, in *instance) int {
+	if id, ok := b.ver.elems[b.scope(fr, coll)][name]; ok {
+		return id
+	}
+	var base []int
+	for d := range b.lookup(fr, coll) {
+		base = append(base, d)
+	}
+	sort.Ints(base)
+	key := fmt.Sprint(name, base)
+	if id, ok := b.ver.inputs[key]; ok {
+		return id
+	}
+	f := fr.fn.file
+	id := b.fresh(name, f, x.Pos(), fr.fn)
+	n := b.g.Nodes[id]
+	n.Elem, n.Input, n.Count = coll, true, 1
+	b.ver.inputs[key] = id
+	for _, d := range base {
+		b.edge(d, id, Data)
+	}
+	if in != nil && in.read != nil {
+		if v, ok := in.read[x.Pos()]; ok {
+			b.value(id, v)
+		}
+	}
+	return id
+}
+
+// elemDef names what an assigned operand defines in an execution-level
+// graph: "xs[3]" for an element with a known index, "p.name" for a
+// field; its collection or object; ok false for a whole variable.
+func (b *builder) elemDef(f *file, l ast.Expr, in *instance) (name, coll string, ok bool) {
+	switch x := ast.Unparen(l).(type) {
+	case *ast.IndexExpr:
+		return b.elemName(f, x, in)
+	case *ast.SelectorExpr:
+		if root, ok := ast.Unparen(x.X).(*ast.Ident); ok {
+			return f.text(x), root.Name, true
+		}
+	}
+	return "", "", false
+}
+
+// appendsTo reports whether rhs is "append(l, ...)" for an identifier l.
+func appendsTo(l, rhs ast.Expr) bool {
+	c, isCall := ast.Unparen(rhs).(*ast.CallExpr)
+	id, isIdent := ast.Unparen(l).(*ast.Ident)
+	if !isCall || !isIdent || c.Ellipsis.IsValid() || len(c.Args) < 2 {
+		return false
+	}
+	fn, ok := c.Fun.(*ast.Ident)
+	first, ok2 := ast.Unparen(c.Args[0]).(*ast.Ident)
+	return ok && ok2 && fn.Name == "append" && first.Name == id.Name
+}
+
+// appended returns, for "v = append(v, a, b)" with the new length known
+// from the write, the element nodes it defines ("v[3]", "v[4]"), each
+// depending on its argument, and the rest of what the call reads.
+func (b *builder) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs ast.Expr, def func(string, token.Pos, []int) int) (from []int, elems map[string]int, ok bool) {
+	c, isCall := ast.Unparen(rhs).(*ast.CallExpr)
+	id, isIdent := ast.Unparen(lhs).(*ast.Ident)
+	if !isCall || !isIdent || c.Ellipsis.IsValid() || len(c.Args) < 2 {
+		return nil, nil, false
+	}
+	if fn, ok := c.Fun.(*ast.Ident); !ok || fn.Name != "append" {
+		return nil, nil, false
+	}
+	if first, ok := ast.Unparen(c.Args[0]).(*ast.Ident); !ok || first.Name != id.Name {
+		return nil, nil, false
+	}
+	f := u.fn.file
+	vals := in.values[f.text(lhs)]
+	if len(vals) == 0 || vals[len(vals)-1].Tag != trace.ValRef {
+		return nil, nil, false
+	}
+	n := int(vals[len(vals)-1].Uint)
+	added := len(c.Args) - 1
+	elems = map[string]int{}
+	for k, old := range b.ver.elems[b.scope(fr, id.Name)] {
+		elems[k] = old
+	}
+	for d := range b.lookup(fr, id.Name) {
+		from = append(from, d)
+	}
+	sort.Ints(from)
+	for j, a := range c.Args[1:] {
+		name := fmt.Sprintf("%s[%d]", id.Name, n-added+j)
+		e := def(name, a.Pos(), b.versionedReads(fr, a, nil, in))
+		b.g.Nodes[e].Elem = id.Name
+		elems[name] = e
+		from = append(from, e)
+	}
+	return from, elems, true
+}

@@ -1,0 +1,580 @@
+package flow
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/trace"
+)
+
+// Options selects the run, its outputs and how the graph is drawn.
+type Options struct {
+	// Test names the test whose run to draw; "" picks the first failing
+	// leaf test (deps.Options.Test).
+	Test string
+	// Return makes the output the value returned by the last call of the
+	// function named (short name "Query", "T.M"); its elements when the
+	// function built the result by appending.
+	Return string
+	// Call picks which call of Return: the Nth, from 1; 0 is the last.
+	Call int
+	// Var makes the output the last version of a variable defined at a
+	// line: "file:line:name" (file matched as a path suffix).
+	Var string
+	// NoCond folds decision nodes away, connecting what each decision
+	// read to what it controlled.
+	NoCond bool
+	// Reduce applies transitive reduction: an edge implied by a longer
+	// path disappears, and with it the information that the value was
+	// used directly.
+	Reduce bool
+	// Unfold keeps the versions a loop makes at one site apart; by
+	// default they are folded into one node with a count.
+	Unfold bool
+	// Depth keeps the nodes at most this many edges from an output (0:
+	// all).
+	Depth int
+	// Focus keeps the nodes on paths from the nodes named so (a variable,
+	// "x", or a version, "x@2") to the outputs.
+	Focus string
+}
+
+// Kind says what a node of a flow graph stands for.
+type Kind string
+
+// Node kinds.
+const (
+	KindVar      Kind = "var"      // a version of a variable
+	KindElem     Kind = "elem"     // an element or field: "xs[3]", "p.name"
+	KindInput    Kind = "input"    // an element read that no instrumented code wrote: an input
+	KindConst    Kind = "const"    // an unnamed constant, a leaf
+	KindCall     Kind = "call"     // a call into code that is not instrumented: "len(xs)"
+	KindDecision Kind = "decision" // a condition, switch tag or range step
+	KindReturn   Kind = "return"   // a function's return value
+	KindEffect   Kind = "effect"   // a call statement: what it printed, reported or sent
+)
+
+// Node is one value of the run (or, folded, the values one site made).
+type Node struct {
+	ID      int
+	Name    string // "x@1", "res[0]", "10", "len(xs)", "<test>@3"; "x@1..4" when folded
+	Var     string // the variable or pseudo-variable: "x", "<test>", "10"
+	Kind    Kind
+	Version int // of Var in Func, from 0 (the first when folded)
+	File    string
+	Line    int
+	Col     int
+	Func    string   // short name of the function: "Query", "T.M"
+	Values  []string // the values it held (one per version, at most deps.MaxValues)
+	Count   int      // versions folded into it (1 when not folded)
+	Output  bool     // one of the outputs
+}
+
+// Edge says that To was computed from From (Data) or ran because of
+// From's decision (Control).
+type Edge struct {
+	From, To int
+	Kind     deps.EdgeKind
+}
+
+// Output is one output value and the inputs it depends on.
+type Output struct {
+	Node      int      // the node (its ID in Graph.Nodes)
+	Value     string   // the node's name
+	Values    []string // what it held
+	DependsOn []string // names of the inputs and constants it depends on, sorted
+}
+
+// Graph is the data-flow graph of a run's outputs.
+type Graph struct {
+	Package string
+	Test    string
+	Outcome trace.Outcome
+	Outputs []Output
+	Nodes   []*Node // sorted by file, line, column, version
+	Edges   []Edge  // sorted by To, From, Kind
+	// Removed counts the edges transitive reduction removed (Reduce).
+	Removed int
+	Reduced bool
+	Notes   []string
+}
+
+// ErrNoOutput is returned when the run has no output to draw.
+var ErrNoOutput = errors.New("the run printed nothing and its test did not fail: name an output with -return or -var")
+
+// Build draws the data-flow graph of the outputs of one test's run.
+func Build(tr *trace.Trace, opt Options) (*Graph, error) {
+	r, err := deps.Build(tr, deps.Options{Test: opt.Test, Versions: true})
+	if err != nil {
+		return nil, fmt.Errorf("flow: %w", err)
+	}
+	return FromRun(r, opt)
+}
+
+// FromRun draws the data-flow graph of the outputs of an execution-level
+// dependence graph (built with deps.Options.Versions).
+func FromRun(r *deps.Run, opt Options) (*Graph, error) {
+	outs, err := outputs(r, opt)
+	if err != nil {
+		return nil, err
+	}
+	g := &Graph{Package: r.Package, Test: r.Test, Outcome: r.Outcome, Notes: r.Notes}
+	for _, o := range outs {
+		n := r.Nodes[o]
+		g.Outputs = append(g.Outputs, Output{Node: o, Value: name(n), Values: n.Values, DependsOn: dependsOn(r.Graph, o)})
+	}
+	// The graph: everything the outputs depend on.
+	keep := r.Backward(outs...).Nodes
+	var edges []Edge
+	for _, e := range r.Edges {
+		if keep[e.From] && keep[e.To] {
+			edges = append(edges, Edge{e.From, e.To, e.Kind})
+		}
+	}
+	if opt.NoCond {
+		keep, edges = foldDecisions(r.Graph, keep, edges)
+	}
+	if opt.Reduce {
+		var removed int
+		var ok bool
+		edges, removed, ok = Reduce(edges)
+		if ok {
+			g.Reduced, g.Removed = true, removed
+		} else {
+			g.Notes = append(g.Notes, "the graph has a cycle: transitive reduction not applied")
+		}
+	}
+	if opt.Focus != "" {
+		keep, edges, err = focus(r.Graph, keep, edges, outs, opt.Focus)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if opt.Depth > 0 {
+		keep, edges = depth(keep, edges, outs, opt.Depth)
+	}
+	isOut := map[int]bool{}
+	for _, o := range outs {
+		isOut[o] = true
+	}
+	nodes := map[int]*Node{}
+	for id := range keep {
+		n := r.Nodes[id]
+		nodes[id] = &Node{ID: id, Name: name(n), Var: n.Var, Kind: kind(n), Version: n.Version, File: n.File, Line: n.Line, Col: n.Col,
+			Func: n.Func, Values: n.Values, Count: 1, Output: isOut[id]}
+	}
+	if !opt.Unfold {
+		nodes, edges, g.Outputs = fold(nodes, edges, g.Outputs)
+	}
+	for _, n := range nodes {
+		g.Nodes = append(g.Nodes, n)
+	}
+	sort.Slice(g.Nodes, func(i, j int) bool { return less(g.Nodes[i], g.Nodes[j]) })
+	g.Edges = dedupe(edges)
+	return g, nil
+}
+
+func less(a, b *Node) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Col != b.Col {
+		return a.Col < b.Col
+	}
+	if a.Var != b.Var {
+		return a.Var < b.Var
+	}
+	return a.ID < b.ID
+}
+
+// name is how a node of the engine's graph is shown: versions of
+// variables and pseudo-variables as "x@1", elements, constants and calls
+// by what they are.
+func name(n *deps.Node) string {
+	if n.Const || n.Input || n.Elem != "" && strings.Contains(n.Var, "[") {
+		return n.Var
+	}
+	return n.Var + "@" + strconv.Itoa(n.Version)
+}
+
+func kind(n *deps.Node) Kind {
+	switch {
+	case n.Const:
+		return KindConst
+	case n.Input:
+		return KindInput
+	case n.Call:
+		return KindCall
+	case n.Elem != "":
+		return KindElem
+	case n.Var == "<test>" || n.Var == "<switch>":
+		return KindDecision
+	case strings.HasSuffix(n.Var, "() return value>"):
+		return KindReturn
+	case strings.HasPrefix(n.Var, "<"):
+		return KindEffect
+	}
+	return KindVar
+}
+
+// printers are the calls whose arguments a program writes to standard
+// output.
+var printers = []string{"<fmt.Print", "<fmt.Fprint", "<print(", "<println(", "<os.Stdout.Write", "<log.Print"}
+
+// outputs returns the nodes the graph is drawn for.
+func outputs(r *deps.Run, opt Options) ([]int, error) {
+	switch {
+	case opt.Return != "":
+		ids := r.Returns(opt.Return)
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("no return value of %s in the run", opt.Return)
+		}
+		sort.Slice(ids, func(i, j int) bool { return r.Nodes[ids[i]].Seq < r.Nodes[ids[j]].Seq })
+		pick := ids[len(ids)-1]
+		if opt.Call > 0 {
+			if opt.Call > len(ids) {
+				return nil, fmt.Errorf("%s returned %d times in the run, not %d", opt.Return, len(ids), opt.Call)
+			}
+			pick = ids[opt.Call-1]
+		}
+		return elements(r.Graph, pick), nil
+	case opt.Var != "":
+		i := strings.LastIndexByte(opt.Var, ':')
+		j := strings.LastIndexByte(opt.Var[:max(i, 0)], ':')
+		if i < 0 || j < 0 {
+			return nil, fmt.Errorf("-var %q: want FILE:LINE:NAME", opt.Var)
+		}
+		line, err := strconv.Atoi(opt.Var[j+1 : i])
+		if err != nil {
+			return nil, fmt.Errorf("-var %q: want FILE:LINE:NAME", opt.Var)
+		}
+		ids := r.Find(opt.Var[:j], line, 0, opt.Var[i+1:])
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("nothing named %s defined at %s:%d in the run", opt.Var[i+1:], opt.Var[:j], line)
+		}
+		last := ids[0]
+		for _, id := range ids {
+			if r.Nodes[id].Seq > r.Nodes[last].Seq {
+				last = id
+			}
+		}
+		return []int{last}, nil
+	}
+	var outs []int
+	for _, n := range r.Nodes {
+		for _, p := range printers {
+			if strings.HasPrefix(n.Var, p) {
+				outs = append(outs, n.ID)
+				break
+			}
+		}
+	}
+	if len(outs) > 0 {
+		return outs, nil
+	}
+	if len(r.Failure) > 0 {
+		return r.Failure, nil
+	}
+	return nil, ErrNoOutput
+}
+
+// elements returns, for a return value whose result was built by
+// appending, the elements appended (its records); else the value itself.
+func elements(g *deps.Graph, ret int) []int {
+	var out []int
+	seen := map[int]bool{ret: true}
+	var coll string
+	work := []int{}
+	for _, e := range g.In(ret) {
+		if e.Kind == deps.Data {
+			n := g.Nodes[e.From]
+			if n.Elem == "" && !n.Const && !n.Call && !strings.HasPrefix(n.Var, "<") {
+				coll = n.Var
+				work = append(work, e.From)
+				seen[e.From] = true
+			}
+		}
+	}
+	if coll == "" || len(work) != 1 {
+		return []int{ret}
+	}
+	for len(work) > 0 {
+		id := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, e := range g.In(id) {
+			n := g.Nodes[e.From]
+			if e.Kind != deps.Data || seen[e.From] {
+				continue
+			}
+			seen[e.From] = true
+			switch {
+			case n.Elem == coll && !n.Input:
+				out = append(out, e.From)
+			case n.Var == coll && n.Func == g.Nodes[id].Func:
+				work = append(work, e.From)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return []int{ret}
+	}
+	sort.Slice(out, func(i, j int) bool { return g.Nodes[out[i]].Seq < g.Nodes[out[j]].Seq })
+	return out
+}
+
+// dependsOn lists the inputs and constants id depends on: the constants,
+// the elements read that no instrumented code wrote (not their whole
+// collections) and the values nothing in the run defined.
+func dependsOn(g *deps.Graph, id int) []string {
+	seen := map[int]bool{id: true}
+	names := map[string]bool{}
+	work := []int{id}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		in := g.In(n)
+		node := g.Nodes[n]
+		if n != id && (node.Const || node.Input || len(in) == 0) {
+			names[name(node)] = true
+			continue
+		}
+		for _, e := range in {
+			if !seen[e.From] {
+				seen[e.From] = true
+				work = append(work, e.From)
+			}
+		}
+	}
+	var out []string
+	for n := range names {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// foldDecisions removes decision nodes, connecting what each read to what
+// it controlled (through chains of decisions).
+func foldDecisions(g *deps.Graph, keep map[int]bool, edges []Edge) (map[int]bool, []Edge) {
+	isDec := func(id int) bool { return kind(g.Nodes[id]) == KindDecision }
+	in := map[int][]int{}
+	for _, e := range edges {
+		in[e.To] = append(in[e.To], e.From)
+	}
+	memo := map[int][]int{}
+	var sources func(id int, depth int) []int
+	sources = func(id int, depth int) []int {
+		if s, ok := memo[id]; ok {
+			return s
+		}
+		memo[id] = nil // cycles end here
+		var out []int
+		for _, f := range in[id] {
+			if isDec(f) && depth < 64 {
+				out = append(out, sources(f, depth+1)...)
+			} else {
+				out = append(out, f)
+			}
+		}
+		memo[id] = out
+		return out
+	}
+	var res []Edge
+	for _, e := range edges {
+		if isDec(e.To) {
+			continue
+		}
+		if !isDec(e.From) {
+			res = append(res, e)
+			continue
+		}
+		for _, s := range sources(e.From, 0) {
+			res = append(res, Edge{s, e.To, deps.Data})
+		}
+	}
+	nk := map[int]bool{}
+	for id := range keep {
+		if !isDec(id) {
+			nk[id] = true
+		}
+	}
+	return nk, dedupe(res)
+}
+
+// focus keeps the nodes on paths from the nodes named to the outputs.
+func focus(g *deps.Graph, keep map[int]bool, edges []Edge, outs []int, nm string) (map[int]bool, []Edge, error) {
+	var from []int
+	for id := range keep {
+		n := g.Nodes[id]
+		if n.Var == nm || name(n) == nm {
+			from = append(from, id)
+		}
+	}
+	if len(from) == 0 {
+		return nil, nil, fmt.Errorf("-focus %s: no such value in the graph", nm)
+	}
+	fwd := reach(edges, from, true)
+	bwd := reach(edges, outs, false)
+	nk := map[int]bool{}
+	for id := range fwd {
+		if bwd[id] {
+			nk[id] = true
+		}
+	}
+	return nk, restrict(edges, nk), nil
+}
+
+// depth keeps the nodes at most d edges from an output.
+func depth(keep map[int]bool, edges []Edge, outs []int, d int) (map[int]bool, []Edge) {
+	in := map[int][]int{}
+	for _, e := range edges {
+		in[e.To] = append(in[e.To], e.From)
+	}
+	dist := map[int]int{}
+	var queue []int
+	for _, o := range outs {
+		if keep[o] {
+			dist[o] = 0
+			queue = append(queue, o)
+		}
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if dist[n] == d {
+			continue
+		}
+		for _, f := range in[n] {
+			if _, ok := dist[f]; !ok && keep[f] {
+				dist[f] = dist[n] + 1
+				queue = append(queue, f)
+			}
+		}
+	}
+	nk := map[int]bool{}
+	for id := range dist {
+		nk[id] = true
+	}
+	return nk, restrict(edges, nk)
+}
+
+func reach(edges []Edge, from []int, fwd bool) map[int]bool {
+	adj := map[int][]int{}
+	for _, e := range edges {
+		if fwd {
+			adj[e.From] = append(adj[e.From], e.To)
+		} else {
+			adj[e.To] = append(adj[e.To], e.From)
+		}
+	}
+	seen := map[int]bool{}
+	work := append([]int(nil), from...)
+	for _, f := range from {
+		seen[f] = true
+	}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, m := range adj[n] {
+			if !seen[m] {
+				seen[m] = true
+				work = append(work, m)
+			}
+		}
+	}
+	return seen
+}
+
+func restrict(edges []Edge, keep map[int]bool) []Edge {
+	var out []Edge
+	for _, e := range edges {
+		if keep[e.From] && keep[e.To] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// dedupe sorts edges by To, From and Kind and removes duplicates.
+func dedupe(edges []Edge) []Edge {
+	sort.Slice(edges, func(i, j int) bool {
+		a, b := edges[i], edges[j]
+		if a.To != b.To {
+			return a.To < b.To
+		}
+		if a.From != b.From {
+			return a.From < b.From
+		}
+		return a.Kind < b.Kind
+	})
+	out := edges[:0]
+	for i, e := range edges {
+		if i == 0 || e != edges[i-1] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// fold merges the versions one site made into one node, with a count.
+func fold(nodes map[int]*Node, edges []Edge, outs []Output) (map[int]*Node, []Edge, []Output) {
+	type site struct {
+		v, file  string
+		line, cl int
+		fn       string
+	}
+	groups := map[site][]*Node{}
+	for _, n := range nodes {
+		if n.Kind == KindConst || n.Output {
+			continue
+		}
+		k := site{n.Var, n.File, n.Line, n.Col, n.Func}
+		groups[k] = append(groups[k], n)
+	}
+	to := map[int]int{}
+	for _, ns := range groups {
+		if len(ns) < 2 {
+			continue
+		}
+		sort.Slice(ns, func(i, j int) bool { return ns[i].ID < ns[j].ID })
+		first := ns[0]
+		lastV := ns[len(ns)-1].Version
+		var vals []string
+		seen := map[string]bool{}
+		for _, n := range ns {
+			for _, v := range n.Values {
+				if !seen[v] && len(vals) < deps.MaxValues {
+					seen[v] = true
+					vals = append(vals, v)
+				}
+			}
+			to[n.ID] = first.ID
+			if n != first {
+				delete(nodes, n.ID)
+			}
+		}
+		first.Count = len(ns)
+		first.Values = vals
+		if strings.Contains(first.Name, "@") {
+			first.Name = fmt.Sprintf("%s..%d", first.Name, lastV)
+		}
+	}
+	m := func(id int) int {
+		if t, ok := to[id]; ok {
+			return t
+		}
+		return id
+	}
+	var out []Edge
+	for _, e := range edges {
+		out = append(out, Edge{m(e.From), m(e.To), e.Kind})
+	}
+	return nodes, out, outs
+}

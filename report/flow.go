@@ -1,0 +1,194 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/flow"
+)
+
+// reductionNote is what every output says when transitive reduction ran.
+const reductionNote = "transitive reduction removed %d edges: an edge implied by a longer path is not shown, so a value used directly may look used only indirectly"
+
+// FlowText prints each output with the inputs and constants it depends
+// on, one per line: "res[0] = ... <= agencies[0], tours[2], \"boat\"".
+func FlowText(w io.Writer, g *flow.Graph, info SliceInfo) error {
+	var b strings.Builder
+	for _, o := range g.Outputs {
+		b.WriteString(o.Value)
+		if len(o.Values) > 0 {
+			b.WriteString(" = " + strings.Join(o.Values, " | "))
+		}
+		b.WriteString(" <= " + strings.Join(o.DependsOn, ", "))
+		b.WriteByte('\n')
+	}
+	if g.Reduced {
+		fmt.Fprintf(&b, "# "+reductionNote+"\n", g.Removed)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// FlowDOT writes the graph in Graphviz's language: nodes clustered by
+// function, edges from what a value was computed from to the value (data
+// solid, control dashed grey), outputs bold, constants as plain text,
+// decisions as diamonds, inputs as boxes.
+func FlowDOT(w io.Writer, g *flow.Graph, info SliceInfo) error {
+	var b strings.Builder
+	b.WriteString("digraph flow {\n\trankdir=BT;\n\tnode [fontname=\"Helvetica\", fontsize=10];\n\tedge [arrowsize=0.6];\n")
+	title := "data flow of " + g.Test
+	if g.Reduced {
+		title += "\\n" + fmt.Sprintf(reductionNote, g.Removed)
+	}
+	fmt.Fprintf(&b, "\tlabel=%s;\n\tlabelloc=t;\n", strconv.Quote(title))
+	byFunc := map[string][]*flow.Node{}
+	var funcs []string
+	for _, n := range g.Nodes {
+		if _, ok := byFunc[n.Func]; !ok {
+			funcs = append(funcs, n.Func)
+		}
+		byFunc[n.Func] = append(byFunc[n.Func], n)
+	}
+	sort.Strings(funcs)
+	for i, fn := range funcs {
+		indent := "\t"
+		if fn != "" {
+			fmt.Fprintf(&b, "\tsubgraph cluster_%d {\n\t\tlabel=%s;\n\t\tstyle=rounded; color=grey70;\n", i, strconv.Quote(fn))
+			indent = "\t\t"
+		}
+		for _, n := range byFunc[fn] {
+			fmt.Fprintf(&b, "%sn%d [%s];\n", indent, n.ID, flowNodeAttrs(n, info))
+		}
+		if fn != "" {
+			b.WriteString("\t}\n")
+		}
+	}
+	for _, e := range g.Edges {
+		attrs := ""
+		if e.Kind == deps.Control {
+			attrs = " [style=dashed, color=grey]"
+		}
+		fmt.Fprintf(&b, "\tn%d -> n%d%s;\n", e.From, e.To, attrs)
+	}
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func flowNodeAttrs(n *flow.Node, info SliceInfo) string {
+	label := n.Name
+	if n.Kind == flow.KindDecision {
+		label = "?" + strings.TrimSuffix(strings.TrimPrefix(n.Name, "<test>"), "")
+	}
+	if n.Count > 1 {
+		label += fmt.Sprintf(" ×%d", n.Count)
+	}
+	if n.Kind != flow.KindConst && len(n.Values) > 0 && n.Count == 1 {
+		label += "\\n= " + n.Values[0]
+	}
+	if n.Kind != flow.KindConst {
+		label += "\\n" + info.rel(n.File) + ":" + strconv.Itoa(n.Line)
+	}
+	q := strconv.Quote(label)
+	q = strings.ReplaceAll(q, `\\n`, `\n`)
+	attrs := []string{"label=" + q}
+	switch n.Kind {
+	case flow.KindConst:
+		attrs = append(attrs, "shape=plaintext")
+	case flow.KindDecision:
+		attrs = append(attrs, "shape=diamond")
+	case flow.KindInput:
+		attrs = append(attrs, "shape=box", "style=filled", "fillcolor=lightyellow")
+	case flow.KindCall:
+		attrs = append(attrs, "shape=box", "style=rounded")
+	default:
+		attrs = append(attrs, "shape=ellipse")
+	}
+	if n.Output {
+		attrs = append(attrs, "penwidth=2")
+	}
+	return strings.Join(attrs, ", ")
+}
+
+// FlowJSON is the JSON form of a flow graph (schema 1, docs/flow.md).
+type FlowJSON struct {
+	Schema  int              `json:"schema"`
+	Package string           `json:"package"`
+	Test    string           `json:"test"`
+	Outcome string           `json:"outcome"`
+	Outputs []FlowJSONOutput `json:"outputs"`
+	Nodes   []FlowJSONNode   `json:"nodes"`
+	Edges   []FlowJSONEdge   `json:"edges"`
+	Reduced bool             `json:"reduced"`
+	Removed int              `json:"removed_edges"`
+	Notes   []string         `json:"notes"`
+}
+
+// FlowJSONOutput is one output value and what it depends on.
+type FlowJSONOutput struct {
+	Node      int      `json:"node"`
+	Value     string   `json:"value"`
+	Values    []string `json:"values"`
+	DependsOn []string `json:"depends_on"`
+}
+
+// FlowJSONNode is one node.
+type FlowJSONNode struct {
+	ID       int      `json:"id"`
+	Name     string   `json:"name"`
+	Var      string   `json:"var"`
+	Kind     string   `json:"kind"`
+	Version  int      `json:"version"`
+	Count    int      `json:"count"`
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Function string   `json:"function"`
+	Values   []string `json:"values"`
+	Output   bool     `json:"output"`
+}
+
+// FlowJSONEdge is one edge: To depends on From.
+type FlowJSONEdge struct {
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	Kind string `json:"kind"`
+}
+
+// NewFlowJSON converts a graph to its JSON form.
+func NewFlowJSON(g *flow.Graph, info SliceInfo) *FlowJSON {
+	j := &FlowJSON{Schema: 1, Package: g.Package, Test: g.Test, Outcome: g.Outcome.String(), Reduced: g.Reduced, Removed: g.Removed,
+		Outputs: []FlowJSONOutput{}, Nodes: []FlowJSONNode{}, Edges: []FlowJSONEdge{}, Notes: append([]string{}, g.Notes...)}
+	for _, o := range g.Outputs {
+		j.Outputs = append(j.Outputs, FlowJSONOutput{o.Node, o.Value, nonNil(o.Values), nonNil(o.DependsOn)})
+	}
+	for _, n := range g.Nodes {
+		j.Nodes = append(j.Nodes, FlowJSONNode{n.ID, n.Name, n.Var, string(n.Kind), n.Version, n.Count, info.rel(n.File), n.Line, n.Col, n.Func, nonNil(n.Values), n.Output})
+	}
+	for _, e := range g.Edges {
+		j.Edges = append(j.Edges, FlowJSONEdge{e.From, e.To, e.Kind.String()})
+	}
+	if g.Reduced {
+		j.Notes = append(j.Notes, fmt.Sprintf(reductionNote, g.Removed))
+	}
+	return j
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// FlowJSONTo writes the graph as indented JSON.
+func FlowJSONTo(w io.Writer, g *flow.Graph, info SliceInfo) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(NewFlowJSON(g, info))
+}
