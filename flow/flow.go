@@ -110,7 +110,7 @@ var ErrNoOutput = errors.New("the run printed nothing and its test did not fail:
 func Build(tr *trace.Trace, opt Options) (*Graph, error) {
 	r, err := deps.Build(tr, deps.Options{Test: opt.Test, Versions: true})
 	if err != nil {
-		return nil, fmt.Errorf("flow: %w", err)
+		return nil, err // deps says which test it looked for
 	}
 	return FromRun(r, opt)
 }

@@ -41,6 +41,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"check", "check mined contracts on a new run of the tests", runCheck},
+		{"flow", "draw the dynamic data-flow graph of a run's output", runFlow},
 		{"mine", "mine functions' likely pre- and postconditions from the tests", runMine},
 		{"rank", "rank the code failing tests execute by suspiciousness", runRank},
 		{"reduce", "shrink a failure-inducing input (delta debugging)", runReduce},

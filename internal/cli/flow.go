@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/culprit-go/culprit/flow"
+	"github.com/culprit-go/culprit/internal/instrument"
+	sfl "github.com/culprit-go/culprit/report"
+	"github.com/culprit-go/culprit/trace"
+)
+
+const flowUsage = `Usage: culprit flow [flags] [packages] [-- go test flags]
+
+Flow runs the packages' tests once, instrumented with every event kind
+(leaving the trace in .culprit at the module root), and draws the dynamic
+data-flow graph of one test's output: every value it printed (fmt.Print*,
+fmt.Fprint*, print, println, log.Print*), or with -return FUNC what FUNC
+returned, or with -var FILE:LINE:NAME the last version of a variable,
+or by default the test's failing check, traced back through every
+intermediate value to the inputs and constants it came from. Each
+assignment makes a new version of a variable (x@0, x@1); constants are
+leaves; elements and fields are named (xs[3], p.name); calls into code
+that is not instrumented are nodes (len(xs)); decisions are nodes, and
+what ran under them depends on them. With -trace DIR it reads an
+existing trace (recorded with -events all).
+
+Formats (-format): text (each output with the inputs it depends on, one
+per line), dot, svg and png (Graphviz dot renders them; without it, DOT is
+written and a note says so), json (schema in docs/flow.md).
+
+Exit status: 0 when a graph was written, 2 for bad flags, an unknown test
+or an output that matches nothing, 1 when the tests could not be run or
+the trace not read.
+
+Flags:
+`
+
+// runFlow draws the data-flow graph of a test's output.
+func runFlow(e *env, args []string) int {
+	fs := flag.NewFlagSet("flow", flag.ContinueOnError)
+	format := fs.String("format", "text", "output `FORMAT`: text, dot, svg, png or json")
+	out := fs.String("o", "", "write the output to `FILE`")
+	traceDir := fs.String("trace", "", "read the existing trace in `DIR` instead of running the tests")
+	testName := fs.String("test", "", "the test whose run to draw (`NAME`, TestX or TestX/sub); default: the first failing test")
+	run := fs.String("run", "", "run only the tests matching `REGEXP` (go test -run)")
+	ret := fs.String("return", "", "output: the value function `FUNC` returned (its last call)")
+	call := fs.Int("call", 0, "with -return: the `N`th call to return, from 1 (default: the last)")
+	varAt := fs.String("var", "", "output: the last version of the variable at `FILE:LINE:NAME`")
+	noCond := fs.Bool("no-cond", false, "fold decision nodes away: connect what they read to what they controlled")
+	reduce := fs.Bool("reduce", false, "apply transitive reduction (removes information: implied edges disappear)")
+	unfold := fs.Bool("unfold", false, "keep the versions a loop makes at one site apart")
+	depth := fs.Int("depth", 0, "keep the nodes at most `N` edges from an output")
+	focus := fs.String("focus", "", "keep the paths from the values named `NAME` (x or x@2) to the outputs")
+	testOut := fs.Bool("testout", false, "show go test's output on standard error")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), flowUsage)
+		fs.PrintDefaults()
+	}
+	var goFlags []string
+	for i, a := range args {
+		if a == "--" {
+			args, goFlags = args[:i], args[i+1:]
+			break
+		}
+	}
+	var pkgs []string
+	for {
+		if done, status := parseFlags(e, fs, args); done {
+			return status
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pkgs = append(pkgs, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch *format {
+	case "text", "dot", "svg", "png", "json":
+	default:
+		errorf(e, "flow: -format %q: want text, dot, svg, png or json", *format)
+		return exitUsage
+	}
+	if *ret != "" && *varAt != "" {
+		errorf(e, "flow: -return and -var exclude each other")
+		return exitUsage
+	}
+	if *traceDir != "" && (len(pkgs) > 0 || len(goFlags) > 0 || *run != "") {
+		errorf(e, "flow: -trace reads an existing trace: it takes no packages, -run or go test flags")
+		return exitUsage
+	}
+	dir := *traceDir
+	if dir == "" {
+		if *run != "" {
+			goFlags = append([]string{"-run", *run}, goFlags...)
+		} else if *testName != "" {
+			goFlags = append([]string{"-run", runPattern(*testName)}, goFlags...)
+		}
+		var goOut bytes.Buffer
+		var w io.Writer = &goOut
+		if *testOut {
+			w = e.stderr
+		}
+		res, err := instrument.Run(e.ctx, instrument.Config{
+			Packages: pkgs, Events: trace.AllEvents, GoFlags: goFlags,
+			Stdout: w, Stderr: w, CallLimit: -1, Inlinable: true,
+		})
+		if err != nil {
+			errorf(e, "flow: %v", err)
+			var ue *instrument.UsageError
+			if errors.As(err, &ue) {
+				return exitUsage
+			}
+			return exitFail
+		}
+		dir = res.TraceDir
+	}
+	tr, err := trace.Open(dir)
+	if err != nil {
+		errorf(e, "flow: %v", err)
+		if errors.Is(err, os.ErrNotExist) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	g, err := flow.Build(tr, flow.Options{Test: *testName, Return: *ret, Call: *call, Var: *varAt,
+		NoCond: *noCond, Reduce: *reduce, Unfold: *unfold, Depth: *depth, Focus: *focus})
+	if err != nil {
+		errorf(e, "flow: %v", err)
+		return exitUsage
+	}
+	info := sfl.SliceInfo{Root: tr.Sites.Root, Package: g.Package, Test: g.Test, Outcome: g.Outcome.String()}
+	var buf bytes.Buffer
+	switch *format {
+	case "text":
+		err = sfl.FlowText(&buf, g, info)
+	case "json":
+		err = sfl.FlowJSONTo(&buf, g, info)
+	default:
+		err = sfl.FlowDOT(&buf, g, info)
+	}
+	if err != nil {
+		errorf(e, "flow: %v", err)
+		return exitFail
+	}
+	data := buf.Bytes()
+	if *format == "svg" || *format == "png" {
+		if data, err = renderDOT(e, *format, data); err != nil {
+			errorf(e, "flow: %v", err)
+			return exitFail
+		}
+	}
+	if *out == "" {
+		e.stdout.Write(data)
+	} else if err := os.WriteFile(*out, data, 0o644); err != nil {
+		errorf(e, "flow: write output: %v", err)
+		return exitFail
+	}
+	for _, n := range g.Notes {
+		fmt.Fprintf(e.stderr, "culprit: flow: note: %s\n", n)
+	}
+	return exitOK
+}
+
+// renderDOT renders DOT to svg or png with Graphviz's dot, or returns the
+// DOT itself, saying so, when dot is not installed.
+func renderDOT(e *env, format string, data []byte) ([]byte, error) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "culprit: flow: Graphviz dot is not installed: writing DOT instead of %s\n", strings.ToUpper(format))
+		return data, nil
+	}
+	cmd := exec.CommandContext(e.ctx, dot, "-T"+format)
+	cmd.Stdin = bytes.NewReader(data)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	res, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("dot -T%s: %v: %s", format, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return res, nil
+}
