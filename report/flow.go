@@ -43,7 +43,7 @@ func FlowDOT(w io.Writer, g *flow.Graph, info SliceInfo) error {
 	b.WriteString("digraph flow {\n\trankdir=BT;\n\tnode [fontname=\"Helvetica\", fontsize=10];\n\tedge [arrowsize=0.6];\n")
 	title := "data flow of " + g.Test
 	if g.Reduced {
-		title += "\\n" + fmt.Sprintf(reductionNote, g.Removed)
+		title += "\n" + fmt.Sprintf(reductionNote, g.Removed)
 	}
 	fmt.Fprintf(&b, "\tlabel=%s;\n\tlabelloc=t;\n", strconv.Quote(title))
 	byFunc := map[string][]*flow.Node{}
