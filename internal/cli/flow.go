@@ -151,9 +151,17 @@ func runFlow(e *env, args []string) int {
 	}
 	data := buf.Bytes()
 	if *format == "svg" || *format == "png" {
-		if data, err = renderDOT(e, *format, data); err != nil {
+		rendered, err := renderDOT(e, *format, data)
+		if err != nil {
 			errorf(e, "flow: %v", err)
 			return exitFail
+		}
+		if rendered == nil && strings.HasSuffix(*out, "."+*format) {
+			*out = strings.TrimSuffix(*out, "."+*format) + ".dot"
+			fmt.Fprintf(e.stderr, "culprit: flow: wrote DOT to %s\n", *out)
+		}
+		if rendered != nil {
+			data = rendered
 		}
 	}
 	if *out == "" {
@@ -168,13 +176,13 @@ func runFlow(e *env, args []string) int {
 	return exitOK
 }
 
-// renderDOT renders DOT to svg or png with Graphviz's dot, or returns the
-// DOT itself, saying so, when dot is not installed.
+// renderDOT renders DOT to svg or png with Graphviz's dot; it returns
+// nil, saying so, when dot is not installed.
 func renderDOT(e *env, format string, data []byte) ([]byte, error) {
 	dot, err := exec.LookPath("dot")
 	if err != nil {
 		fmt.Fprintf(e.stderr, "culprit: flow: Graphviz dot is not installed: writing DOT instead of %s\n", strings.ToUpper(format))
-		return data, nil
+		return nil, nil
 	}
 	cmd := exec.CommandContext(e.ctx, dot, "-T"+format)
 	cmd.Stdin = bytes.NewReader(data)
