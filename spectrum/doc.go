@@ -9,9 +9,10 @@
 // failing, as the statistical debugger of the seed chapter does.
 //
 // Events are of several kinds (Kind): statements executed, branch
-// outcomes, functions entered, values seen at a function's entry and exit
-// ("x = 3"), and predicates over those values ("x < y", "result > 0",
-// "err == nil"). Metrics (Tarantula, Ochiai, DStar...) are declared values
+// outcomes, functions entered, values assigned and seen at a function's
+// entry and exit ("x = 3"), and predicates at those places ("i < n",
+// "result > 0", "err == nil"), in scope as the stream of reads and writes
+// shows it (see the collector's activations in values.go). Metrics (Tarantula, Ochiai, DStar...) are declared values
 // of type Metric, each with its formula and source; Rank orders events by
 // a metric and reports ties as rank ranges. Discrete and continuous
 // spectra (Discrete, Hue, Brightness) are the seed's three-color and

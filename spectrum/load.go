@@ -27,8 +27,22 @@ type Options struct {
 // DefaultMaxValues is the default of Options.MaxValues.
 const DefaultMaxValues = 16
 
-// Needs returns the trace event kinds a run must record for kinds.
+// Needs returns the trace event kinds a run must record for kinds: values
+// and predicates need function entries and exits (arguments, results and
+// the activations that delimit scopes), reads and writes (assignments and
+// the variables in scope).
 func Needs(kinds Kinds) trace.EventSet {
+	set := needed(kinds)
+	if kinds.Has(Value) || kinds.Has(Predicate) {
+		set |= trace.EventRead | trace.EventWrite
+	}
+	return set
+}
+
+// needed returns the trace event kinds without which kinds cannot be
+// ranked at all: a trace of function events only still gives the values
+// and predicates of arguments and results.
+func needed(kinds Kinds) trace.EventSet {
 	var set trace.EventSet
 	if kinds.Has(Stmt) {
 		set |= trace.EventStmt
@@ -69,17 +83,17 @@ func Load(dir string, opt Options) (*Spectra, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read trace: %w", err)
 		}
-		own := map[int][]int{}
+		ps := newProcState()
 		var onEvent func(trace.Event) error
 		if c.stream {
-			onEvent = func(e trace.Event) error { c.event(own, e); return nil }
+			onEvent = func(e trace.Event) error { c.event(ps, e); return nil }
 		}
 		p, err := trace.ReadEvents(bufio.NewReaderSize(f, 1<<16), onEvent)
 		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
-		c.process(p, own)
+		c.process(p, ps.own)
 	}
 	return c.spectra(), nil
 }
@@ -101,13 +115,13 @@ func FromTrace(tr *trace.Trace, opt Options) (*Spectra, error) {
 		return nil, err
 	}
 	for _, p := range tr.Processes {
-		own := map[int][]int{}
+		ps := newProcState()
 		if c.stream {
 			for _, e := range p.Events {
-				c.event(own, e)
+				c.event(ps, e)
 			}
 		}
-		c.process(p, own)
+		c.process(p, ps.own)
 	}
 	return c.spectra(), nil
 }
@@ -118,6 +132,7 @@ type collector struct {
 	kinds     Kinds
 	testFiles bool
 	stream    bool
+	noBodies  bool // values and predicates wanted, but the trace has no reads and writes
 	maxValues int
 
 	ids       map[Event]int
@@ -143,11 +158,12 @@ func newCollector(sites *trace.Sites, opt Options) (*collector, error) {
 	if opt.MaxValues <= 0 {
 		opt.MaxValues = DefaultMaxValues
 	}
-	if missing := Needs(opt.Kinds) &^ sites.Events; missing != 0 {
+	if missing := needed(opt.Kinds) &^ sites.Events; missing != 0 {
 		return nil, fmt.Errorf("events %s were not recorded (the trace has %s): run culprit test -events %s",
 			opt.Kinds, sites.Events, sites.Events|Needs(opt.Kinds))
 	}
 	c := &collector{
+		noBodies:  (opt.Kinds.Has(Value) || opt.Kinds.Has(Predicate)) && sites.Events&(trace.EventRead|trace.EventWrite) != trace.EventRead|trace.EventWrite,
 		testFiles: opt.TestFiles,
 		sites:     sites,
 		kinds:     opt.Kinds,
@@ -302,6 +318,9 @@ func (c *collector) spectra() *Spectra {
 	note(c.running, "%d tests still running when their process died, counted as failing")
 	note(c.fails, "%d tests that failed outside their subtests (all of which passed), counted as failing runs of their own")
 	note(c.shared, "%d tests ran in parallel with others: their spectra hold what the others executed meanwhile")
+	if c.noBodies {
+		s.Notes = append(s.Notes, "the trace has no reads and writes: values and predicates of arguments and results only (record with culprit test -events "+(c.sites.Events|Needs(c.kinds)).String()+")")
+	}
 	for k, n := range c.values {
 		if n > c.maxValues {
 			i := strings.IndexByte(k, '\x00')
@@ -310,68 +329,6 @@ func (c *collector) spectra() *Spectra {
 	}
 	sort.Strings(s.Notes)
 	return s
-}
-
-// event adds the events a stream record implies to its test's set.
-func (c *collector) event(own map[int][]int, e trace.Event) {
-	if e.Test == 0 || e.Site < 0 || e.Site >= len(c.sites.Sites) {
-		return
-	}
-	if e.Tag != trace.TagEnter && e.Tag != trace.TagExit {
-		return
-	}
-	s := c.sites.Sites[e.Site]
-	if s.Kind != trace.KindFunc || (!c.testFiles && strings.HasSuffix(s.File, "_test.go")) {
-		return
-	}
-	add := func(ev Event) { own[e.Test] = append(own[e.Test], c.intern(ev)) }
-	if e.Tag == trace.TagEnter && c.kinds.Has(Func) {
-		add(c.at(Func, s, ""))
-	}
-	if !c.kinds.Has(Value) && !c.kinds.Has(Predicate) {
-		return
-	}
-	fi := c.funcs[e.Site]
-	if fi == nil {
-		fi = parseFuncInfo(s.Info)
-		c.funcs[e.Site] = fi
-	}
-	names := fi.params
-	if e.Tag == trace.TagExit {
-		names = fi.results
-	}
-	named := make([]namedValue, len(e.Values))
-	for i, v := range e.Values {
-		n := fmt.Sprintf("arg%d", i)
-		if e.Tag == trace.TagExit {
-			n = fmt.Sprintf("result%d", i)
-			if len(e.Values) == 1 {
-				n = "result"
-			}
-		}
-		if i < len(names) && !strings.HasPrefix(names[i], "_culprit") {
-			n = names[i]
-		}
-		named[i] = namedValue{n, v}
-	}
-	if c.kinds.Has(Value) {
-		for _, nv := range named {
-			text := nv.name + " = " + nv.v.String()
-			if _, ok := c.ids[c.at(Value, s, text)]; !ok {
-				k := s.Func + "\x00" + nv.name
-				c.values[k]++
-				if c.values[k] > c.maxValues {
-					text = nv.name + " = (other)"
-				}
-			}
-			add(c.at(Value, s, text))
-		}
-	}
-	if c.kinds.Has(Predicate) {
-		for _, p := range predicates(named) {
-			add(c.at(Predicate, s, p))
-		}
-	}
 }
 
 type namedValue struct {
@@ -410,58 +367,24 @@ func splitNames(s string) []string {
 	return out
 }
 
-// predicates returns the predicates that hold over a function's values:
-// the comparison of every pair of numbers, the sign of each number,
-// nil-ness of references, emptiness of strings, slices and maps.
+// predicates returns the predicates that hold over a function's
+// arguments or results: the comparison of every pair of numbers, the sign
+// of each number, nil-ness of references, emptiness of strings, slices
+// and maps.
 func predicates(vs []namedValue) []string {
 	var out []string
-	num := func(v trace.Value) (float64, bool) {
-		switch v.Tag {
-		case trace.ValInt:
-			return float64(v.Int), true
-		case trace.ValUint:
-			return float64(v.Uint), true
-		case trace.ValFloat:
-			return v.Float, v.Float == v.Float
-		}
-		return 0, false
-	}
-	cmp := func(a, b float64) string {
-		switch {
-		case a < b:
-			return "<"
-		case a > b:
-			return ">"
-		}
-		return "=="
-	}
 	for i, a := range vs {
-		x, ok := num(a.v)
+		x, ok := number(a.v)
 		if !ok {
-			switch {
-			case a.v.Tag == trace.ValNil:
-				out = append(out, a.name+" == nil")
-			case a.v.Tag == trace.ValRef && (strings.HasPrefix(a.v.Type, "[]") || strings.HasPrefix(a.v.Type, "map[")):
-				if a.v.Uint == 0 {
-					out = append(out, "len("+a.name+") == 0")
-				} else {
-					out = append(out, "len("+a.name+") > 0")
-				}
-			case a.v.Tag == trace.ValRef:
-				out = append(out, a.name+" != nil")
-			case a.v.Tag == trace.ValString:
-				if a.v.Len == 0 {
-					out = append(out, a.name+` == ""`)
-				} else {
-					out = append(out, a.name+` != ""`)
-				}
+			if p := shape(a.name, a.v); p != "" {
+				out = append(out, p)
 			}
 			continue
 		}
-		out = append(out, a.name+" "+cmp(x, 0)+" 0")
+		out = append(out, a.name+" "+compare(x, 0)+" 0")
 		for _, b := range vs[i+1:] {
-			if y, ok := num(b.v); ok {
-				out = append(out, a.name+" "+cmp(x, y)+" "+b.name)
+			if y, ok := number(b.v); ok {
+				out = append(out, a.name+" "+compare(x, y)+" "+b.name)
 			}
 		}
 	}

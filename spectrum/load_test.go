@@ -130,3 +130,89 @@ func TestTree(t *testing.T) {
 		}
 	}
 }
+
+// bodyTrace is a trace of F(n) (r0) { i := 0; i = n - 2; s := ""; var p *T; return i }
+// with reads and writes: TestX calls F(5) on goroutine 1, which calls F(2)
+// recursively; TestY calls F(-1) on goroutine 2 and writes p non-nil.
+func bodyTrace() *trace.Trace {
+	sites := trace.Sites{Root: "/m", Events: trace.EventFunc | trace.EventRead | trace.EventWrite}
+	sites.Sites = []trace.Site{
+		{Kind: trace.KindFunc, File: "/m/a.go", Line: 10, Col: 20, Func: "m.F", Info: "m.F(n) (_culpritR0)"},
+		{Kind: trace.KindWrite, File: "/m/a.go", Line: 11, Col: 2, Func: "m.F", Info: "i"},
+		{Kind: trace.KindRead, File: "/m/a.go", Line: 12, Col: 6, Func: "m.F", Info: "n"},
+		{Kind: trace.KindWrite, File: "/m/a.go", Line: 12, Col: 2, Func: "m.F", Info: "i"},
+		{Kind: trace.KindWrite, File: "/m/a.go", Line: 13, Col: 2, Func: "m.F", Info: "s"},
+		{Kind: trace.KindWrite, File: "/m/a.go", Line: 14, Col: 2, Func: "m.F", Info: "p"},
+	}
+	i := func(n int64) []trace.Value { return []trace.Value{{Tag: trace.ValInt, Int: n}} }
+	ev := func(test, g, site int, tag byte, v []trace.Value) trace.Event {
+		return trace.Event{Tag: tag, Test: test, Goroutine: g, Site: site, Values: v}
+	}
+	p := &trace.Process{Package: "m", Tests: []*trace.Test{
+		{ID: 1, Name: "TestX", Outcome: trace.OutcomePass, Ended: true},
+		{ID: 2, Name: "TestY", Outcome: trace.OutcomeFail, Ended: true},
+	}, Events: []trace.Event{
+		ev(1, 1, 0, trace.TagEnter, i(5)),
+		ev(1, 1, 1, trace.TagWrite, i(0)),
+		ev(2, 2, 0, trace.TagEnter, i(-1)), // another goroutine meanwhile
+		ev(1, 1, 0, trace.TagEnter, i(2)),  // recursion: a new activation
+		ev(1, 1, 1, trace.TagWrite, i(0)),
+		ev(1, 1, 0, trace.TagExit, i(0)),
+		ev(1, 1, 2, trace.TagRead, i(5)),
+		ev(1, 1, 3, trace.TagWrite, i(3)), // i < n: the outer n, 5
+		ev(1, 1, 4, trace.TagWrite, []trace.Value{{Tag: trace.ValString}}),
+		ev(1, 1, 5, trace.TagWrite, []trace.Value{{Tag: trace.ValNil}}),
+		ev(1, 1, 0, trace.TagExit, i(3)),
+		ev(2, 2, 1, trace.TagWrite, i(0)),
+		ev(2, 2, 2, trace.TagRead, i(-1)),
+		ev(2, 2, 3, trace.TagWrite, i(0)),
+		ev(2, 2, 5, trace.TagWrite, []trace.Value{{Tag: trace.ValRef, Type: "*m.T"}}),
+		ev(2, 2, 0, trace.TagExit, i(0)),
+	}}
+	return &trace.Trace{Sites: sites, Processes: []*trace.Process{p}}
+}
+
+// TestBodyEvents checks values and predicates at assignments: compared
+// with the numeric variables of the same activation only (not the
+// recursive call's, not the other goroutine's), signs, nil-ness and
+// emptiness.
+func TestBodyEvents(t *testing.T) {
+	tests := []struct {
+		kinds  Kinds
+		want   []string
+		reason string
+	}{
+		{KindsOf(Value), []string{
+			"TestX pass: a.go:10:20 value n = 2|a.go:10:20 value n = 5|a.go:10:20 value result = 0|a.go:10:20 value result = 3|a.go:11:2 value i = 0|a.go:12:2 value i = 3|a.go:13:2 value s = \"\"|a.go:14:2 value p = nil",
+			"TestY fail: a.go:10:20 value n = -1|a.go:10:20 value result = 0|a.go:11:2 value i = 0|a.go:12:2 value i = 0|a.go:14:2 value p = *m.T(len 0)",
+		}, "arguments and results at the function, assignments at their place"},
+		{KindsOf(Predicate), []string{
+			"TestX pass: a.go:10:20 pred n > 0|a.go:10:20 pred result == 0|a.go:10:20 pred result > 0|a.go:11:2 pred i < n|a.go:11:2 pred i == 0|a.go:12:2 pred i < n|a.go:12:2 pred i > 0|a.go:13:2 pred s == \"\"|a.go:14:2 pred p == nil",
+			"TestY fail: a.go:10:20 pred n < 0|a.go:10:20 pred result == 0|a.go:11:2 pred i == 0|a.go:11:2 pred i > n|a.go:12:2 pred i == 0|a.go:12:2 pred i > n|a.go:14:2 pred p != nil",
+		}, "i compared with n of its own activation; signs; nil and empty"},
+	}
+	for _, tt := range tests {
+		s, err := FromTrace(bodyTrace(), Options{Kinds: tt.kinds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for r, run := range s.Runs {
+			var evs []string
+			for _, e := range s.RunEvents(r) {
+				evs = append(evs, s.Events[e].String())
+			}
+			got = append(got, run.Name+" "+run.Outcome.String()+": "+strings.Join(evs, "|"))
+		}
+		if g, w := strings.Join(got, "\n"), strings.Join(tt.want, "\n"); g != w {
+			t.Errorf("%s (%s):\ngot\n%s\nwant\n%s", tt.kinds, tt.reason, g, w)
+		}
+	}
+	// A trace of function events only: arguments and results, with a note.
+	tr := bodyTrace()
+	tr.Sites.Events = trace.EventFunc
+	s, err := FromTrace(tr, Options{Kinds: KindsOf(Value)})
+	if err != nil || !strings.Contains(strings.Join(s.Notes, "\n"), "no reads and writes") {
+		t.Errorf("function events only: %v, notes %q", err, s.Notes)
+	}
+}

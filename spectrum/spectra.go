@@ -14,8 +14,8 @@ const (
 	Stmt      Kind = iota + 1 // a statement executed
 	Branch                    // one outcome of a decision ("if true", "case 2")
 	Func                      // a function entered
-	Value                     // a value seen at a function's entry or exit: "x = 3"
-	Predicate                 // a predicate over such values: "x < y", "result > 0", "err == nil"
+	Value                     // a value assigned, or seen at a function's entry or exit: "x = 3"
+	Predicate                 // a predicate at an assignment, entry or exit: "x < y", "result > 0", "err == nil"
 )
 
 var kindNames = []string{Stmt: "stmt", Branch: "branch", Func: "func", Value: "value", Predicate: "pred"}
@@ -45,6 +45,10 @@ func KindsOf(ks ...Kind) Kinds {
 // AllKinds holds every event kind.
 var AllKinds = KindsOf(Stmt, Branch, Func, Value, Predicate)
 
+// plurals are accepted for the kinds' names, as culprit test names its
+// kinds ("reads", "writes").
+var plurals = map[string]string{"stmts": "stmt", "branches": "branch", "funcs": "func", "values": "value", "preds": "pred"}
+
 // ParseKinds parses a comma-separated list of kind names, or "all".
 func ParseKinds(list string) (Kinds, error) {
 	if list == "all" {
@@ -53,6 +57,9 @@ func ParseKinds(list string) (Kinds, error) {
 	var s Kinds
 	for _, f := range strings.Split(list, ",") {
 		f = strings.TrimSpace(f)
+		if one, ok := plurals[f]; ok {
+			f = one
+		}
 		found := false
 		for k, name := range kindNames {
 			if name != "" && name == f {

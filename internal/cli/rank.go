@@ -31,9 +31,13 @@ Event kinds (-events, comma-separated, or all):
   stmt    statements executed (the default; statements sharing a line are distinct)
   branch  branch outcomes: if/for conditions true or false, switch and select cases
   func    functions entered
-  value   argument and result values at function entry and exit ("x = 3")
-  pred    predicates over those values: comparisons of numbers ("x < y"),
-          signs ("result > 0"), nil-ness, emptiness of strings and slices
+  value   values assigned ("x = 3" at the assignment) and argument and
+          result values at function entry and exit; at most 16 distinct
+          values per place and name, long strings abbreviated
+  pred    predicates at each assignment and function entry and exit: a
+          number compared with the other numeric variables of the same
+          call ("i < n") and with zero ("result > 0"); nil-ness
+          ("err == nil"), emptiness of strings, slices and maps
 
 Metrics (-metric, default ochiai; all for a side-by-side table): tarantula,
 ochiai, ochiai2, dstar (-dstar-exp), jaccard, op2, barinel, kulczynski2,
@@ -61,7 +65,7 @@ func runRank(e *env, args []string) int {
 	top := fs.Int("top", 10, "show the `N` most suspicious events (0: all; json and sarif show all unless -top is given)")
 	format := fs.String("format", "text", "output `FORMAT`: text, listing, table, html, sarif or json")
 	out := fs.String("o", "", "write the output to `FILE` instead of standard output")
-	events := fs.String("events", "stmt", "event kinds to rank: `LIST` of stmt, branch, func, value, pred, or all")
+	events := fs.String("events", "stmt", "event kinds to rank: `LIST` of stmt, branch, func, value(s), pred(s), or all")
 	traceDir := fs.String("trace", "", "rank the existing trace in `DIR` instead of running the tests")
 	list := fs.String("list", "", "listing of the files or functions whose name contains `NAME` (implies -format listing)")
 	tree := fs.Bool("tree", false, "print a decision tree (CART, Gini) over the events separating failing from passing tests")
@@ -70,6 +74,7 @@ func runRank(e *env, args []string) int {
 	testOut := fs.Bool("testout", false, "show go test's output on standard error (it is shown anyway when no test ran)")
 	testFiles := fs.Bool("testfiles", false, "rank events in _test.go files too (left out by default)")
 	color := fs.String("color", "auto", "color the listing: auto (on a terminal), always or never")
+	inlinable := fs.Bool("inlinable", false, "record values in small functions the compiler would inline too (allocation counts can change)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), rankUsage)
 		fs.PrintDefaults()
@@ -140,11 +145,12 @@ func runRank(e *env, args []string) int {
 			w = e.stderr
 		}
 		res, err := instrument.Run(e.ctx, instrument.Config{
-			Packages: pkgs,
-			Events:   spectrum.Needs(kinds),
-			GoFlags:  goFlags,
-			Stdout:   w,
-			Stderr:   w,
+			Packages:  pkgs,
+			Events:    spectrum.Needs(kinds),
+			GoFlags:   goFlags,
+			Inlinable: *inlinable,
+			Stdout:    w,
+			Stderr:    w,
 		})
 		if err != nil {
 			errorf(e, "rank: %v", err)
