@@ -274,7 +274,9 @@ func (b *builder) event(e trace.Event, inTest bool) {
 	case trace.TagExit:
 		b.exit(g, e)
 		return
-	case trace.TagStarted:
+	case trace.TagStarted, trace.TagDecision:
+		// Decisions are taken from the source's control flow and the
+		// statements that ran after them.
 		return
 	}
 	u := b.units[e.Site]
@@ -289,6 +291,14 @@ func (b *builder) event(e trace.Event, inTest bool) {
 	}
 	site := b.sites[e.Site]
 	pos := u.fn.file.pos(site.Line, site.Col)
+	if e.Tag == trace.TagStep {
+		// A statement starts: whatever ran before it in this frame has
+		// ended, exactly (without steps, at() infers it from positions).
+		b.end(fr)
+		fr.cur = &instance{u: u, lastPos: pos, wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}, lastEv: [2]int{int(e.Tag), e.Site}}
+		fr.cur.inTest = inTest
+		return
+	}
 	in := b.at(fr, u, pos, e)
 	in.inTest = in.inTest || inTest
 	switch e.Tag {
@@ -412,6 +422,13 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 	callSite := e.From
 	if callSite < 0 && caller != nil {
 		callSite = caller.call
+	}
+	if callSite >= 0 && b.units[callSite] != nil && (caller == nil || b.units[callSite].fn != caller.fn) {
+		// A go statement's call: the arguments were read by the latest
+		// frame of the function holding it, on another goroutine.
+		if fr := b.last[b.units[callSite].fn]; fr != nil {
+			caller = fr
+		}
 	}
 	var call *ast.CallExpr
 	if caller != nil && callSite >= 0 && b.units[callSite] != nil && b.units[callSite].fn == caller.fn {

@@ -66,6 +66,9 @@ func Enter(site, key uint32, vals ...interface{}) *T {
 	mu.Lock()
 	g := w.goroutine()
 	from := popCallLocked(key)
+	if from == 0 {
+		from = spawnedLocked(t, g, key)
+	}
 	w.encode(true, vals...)
 	w.head('E', t, g, site)
 	w.uv(from)
@@ -96,7 +99,56 @@ func (w *writer) head(tag byte, t *T, g uint64, site uint32) {
 	w.uv(uint64(t.id))
 	w.uv(g)
 	w.uv(uint64(site))
+	w.lastT, w.lastG = uint64(t.id), g
 }
+
+// short writes a step or decision record: the short form (tag + 32, the
+// lower-case letter, and the site) when the test and goroutine are those
+// of the previous stream record.
+func (w *writer) short(tag byte, t *T, g uint64, site uint32) {
+	if uint64(t.id) == w.lastT && g == w.lastG {
+		w.byte(tag + 'a' - 'A')
+		w.uv(uint64(site))
+		return
+	}
+	w.head(tag, t, g, site)
+}
+
+// step writes a step or decision record at site.
+func (t *T) step(tag byte, site uint32) {
+	if traceDir == "" || !sampled(site) {
+		return
+	}
+	mu.Lock()
+	w.short(tag, t, w.goroutine(), site)
+	w.maybeFlush()
+	mu.Unlock()
+}
+
+// K records the execution of statement site and returns t:
+// t.K(site).Pass(cond) records an "else if" before its condition runs.
+func (t *T) K(site uint32) *T {
+	t.step('K', site)
+	return t
+}
+
+// Pass returns c.
+func (t *T) Pass(c bool) bool { return c }
+
+// D records the outcome of a two-way decision (site: true, site+1:
+// false) and returns c.
+func (t *T) D(site uint32, c bool) bool {
+	if c {
+		t.step('D', site)
+	} else {
+		t.step('D', site+1)
+	}
+	return c
+}
+
+// Dk records the decision outcome site (a case clause taken, a range
+// iteration).
+func (t *T) Dk(site uint32) { t.step('D', site) }
 
 // encode encodes vals (with a count when many) into the scratch buffer,
 // writing the type records they need to the stream first; scratch appends
@@ -127,8 +179,113 @@ func (t *T) rec(tag byte, site uint32, x interface{}) {
 	w.encode(false, x)
 	w.head(tag, t, w.goroutine(), site)
 	w.scratch()
+	if tag == 'R' || tag == 'W' {
+		w.uv(locNone)
+	}
 	w.maybeFlush()
 	mu.Unlock()
+}
+
+// Location kinds, as trace defines them.
+const (
+	locNone = 0
+	locAddr = 1
+	locElem = 2
+	locKey  = 3
+)
+
+// loc is where a read or write happened.
+type loc struct {
+	kind        uint64
+	addr, base  uintptr
+	index, size uint64
+}
+
+// recAt writes a read or write record with one value and its location.
+func (t *T) recAt(tag byte, site uint32, x interface{}, l loc, key interface{}) {
+	if traceDir == "" || !sampled(site) {
+		return
+	}
+	mu.Lock()
+	w.encode(false, x)
+	if l.kind == locKey {
+		// The key's type record must precede the record too.
+		w.vals.uv(locKey)
+		w.vals.uv(uint64(l.base))
+		w.vals.value(key)
+	}
+	w.head(tag, t, w.goroutine(), site)
+	w.scratch()
+	switch l.kind {
+	case locAddr:
+		w.uv(locAddr)
+		w.uv(uint64(l.addr))
+	case locElem:
+		w.uv(locElem)
+		w.uv(uint64(l.base))
+		w.uv(l.index)
+		w.uv(l.size)
+	}
+	w.maybeFlush()
+	mu.Unlock()
+}
+
+// integer is what indexes an array or slice.
+type integer interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+}
+
+func addrOf(p unsafe.Pointer) uintptr { return uintptr(p) }
+
+// elem returns the location of s[i], after the caller indexed it.
+func elem[S ~[]E, E any, I integer](s S, i I) loc {
+	var z E
+	base := *(*uintptr)(unsafe.Pointer(&s))
+	return loc{kind: locElem, base: base, index: uint64(i), size: uint64(unsafe.Sizeof(z))}
+}
+
+// RA records the read of the storage at p and returns its value: a field
+// (p.f becomes RA(t, site, &p.f)) or a dereference.
+func RA[V any](t *T, site uint32, p *V) V {
+	v := *p
+	x := interface{}(v)
+	t.recAt('R', site, hide(&x), loc{kind: locAddr, addr: addrOf(noescape(unsafe.Pointer(p)))}, nil)
+	return v
+}
+
+// RE records the read of s[i] and returns it.
+func RE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) E {
+	v := s[i]
+	x := interface{}(v)
+	t.recAt('R', site, hide(&x), elem(s, i), nil)
+	return v
+}
+
+// RK records the read of m[k] and returns it.
+func RK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) V {
+	v := m[k]
+	x, kx := interface{}(v), interface{}(k)
+	t.recAt('R', site, hide(&x), loc{kind: locKey, base: *(*uintptr)(unsafe.Pointer(&m))}, hide(&kx))
+	return v
+}
+
+// WA records the value written to the storage at p (a variable, a field,
+// a dereference), after the statement that wrote it.
+func WA[V any](t *T, site uint32, p *V) {
+	x := interface{}(*p)
+	t.recAt('W', site, hide(&x), loc{kind: locAddr, addr: addrOf(noescape(unsafe.Pointer(p)))}, nil)
+}
+
+// WE records the value written to s[i].
+func WE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) {
+	x := interface{}(s[i])
+	t.recAt('W', site, hide(&x), elem(s, i), nil)
+}
+
+// WK records the value written to m[k].
+func WK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) {
+	x, kx := interface{}(m[k]), interface{}(k)
+	t.recAt('W', site, hide(&x), loc{kind: locKey, base: *(*uintptr)(unsafe.Pointer(&m))}, hide(&kx))
 }
 
 // R records the read of a variable at site and returns its value.
@@ -259,17 +416,72 @@ func (t *T) Go(site uint32) uint64 {
 }
 
 // Started records that the goroutine started by the go statement at site
-// with spawn number n runs.
-func Started(site uint32, n uint64) {
+// with spawn number n runs; call (> 0) is the go statement's call site + 1,
+// which the function literal's entry then names.
+func Started(site uint32, n uint64, call uint32) {
 	if traceDir == "" {
 		return
 	}
 	t := Cur()
 	mu.Lock()
-	w.head('H', t, w.goroutine(), site)
+	g := w.goroutine()
+	w.head('H', t, g, site)
 	w.uv(n)
+	if call > 0 {
+		stacks[g] = append(stacks[g][:0], pending{call - 1, 0})
+	}
 	w.maybeFlush()
 	mu.Unlock()
+}
+
+// spawn is a go statement calling a named function whose goroutine has
+// not entered it yet.
+type spawn struct {
+	n          uint64
+	site, call uint32
+	key        uint32
+}
+
+var spawnq []spawn // guarded by mu; oldest first, at most maxSpawns
+
+const maxSpawns = 256
+
+// GoF records a go statement at site calling the function key (known
+// statically) through the call site call: the first entry of key that no
+// call site claims records the child's start and names call.
+func (t *T) GoF(site, call, key uint32) {
+	if traceDir == "" {
+		return
+	}
+	mu.Lock()
+	spawns++
+	n := spawns
+	w.head('G', t, w.goroutine(), site)
+	w.uv(n)
+	if len(spawnq) == maxSpawns {
+		spawnq = spawnq[1:]
+	}
+	spawnq = append(spawnq, spawn{n, site, call, key})
+	w.maybeFlush()
+	mu.Unlock()
+}
+
+// spawnedLocked is called by an entry of key no call site claimed: when a
+// go statement started key and its goroutine has not started yet, this is
+// it. It records the start and returns the go statement's call site + 1.
+func spawnedLocked(t *T, g uint64, key uint32) uint64 {
+	if key == 0 || len(stacks[g]) > 0 {
+		return 0
+	}
+	for i, s := range spawnq {
+		if s.key == key {
+			spawnq = append(spawnq[:i], spawnq[i+1:]...)
+			w.head('H', t, g, s.site)
+			w.uv(s.n)
+			return uint64(s.call) + 1
+		}
+	}
+	return 0
 }
 
 var chanIDs = map[uintptr]uint64{} // guarded by mu
@@ -309,6 +521,13 @@ func Recv[C, V any](t *T, site uint32, ch C, v V) V {
 	c, x := interface{}(ch), interface{}(v)
 	t.chanRec('U', site, hide(&c), hide(&x))
 	return v
+}
+
+// Sent records a send of v on ch at site, before the send statement
+// (a constant or converted value) or at the start of the select case
+// that sent it.
+func (t *T) Sent(site uint32, ch, v interface{}) {
+	t.chanRec('S', site, hide(&ch), hide(&v))
 }
 
 // Recvd records a receive from ch at site, after the statement that made

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/culprit-go/culprit/trace"
 )
@@ -29,11 +30,22 @@ func (f *fakeTB) done() {
 
 type point struct{ X, Y int }
 
+// wantLocs are the locations TestRoundTrip's reads and writes recorded.
+var wantLocs []struct {
+	site int
+	kind trace.LocKind
+	addr uintptr
+	base uintptr
+	idx  int64
+	key  string
+}
+
 // TestRoundTrip records through rt's encoder and reads the file back with
 // the trace package's decoder: the two sides of the format, held together.
 func TestRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	traceDir, numSites, module = dir, 70, "example.com/p"
+	spawnq = nil
 	root = newT(0, "")
 	calls = make([]uint32, numSites)
 	var ctr [40]Ctr // sites 30 to 69
@@ -70,7 +82,47 @@ func TestRoundTrip(t *testing.T) {
 		Ret(c.C(20, 99), 20, callee(W(c, 21, R(c, 22, x))))
 		Recv(c, 24, done, Send(c, 23, done, true))
 		c.Recovered(26, Panic(c, 25, "boom"))
-		Started(27, c.Go(27))
+		Started(27, c.Go(27), 0)
+		// Format 3: steps and decisions (short forms after the first),
+		// reads and writes with their locations, a deferred call and a
+		// go statement calling a named function, linked to the entry.
+		c.K(30)
+		c.K(31).Pass(c.D(32, false))
+		c.Dk(34)
+		xs := []int{5, 6, 7}
+		m := map[string]int{"k": 9}
+		pt := &point{1, 2}
+		RE(c, 35, xs, 2)
+		WE(c, 36, xs, 1)
+		RK(c, 37, m, "k")
+		WK(c, 38, m, "k")
+		RA(c, 39, &pt.Y)
+		WA(c, 40, &x)
+		func() {
+			defer c.V(41)
+			defer func() { Enter(6, 0).Exit(6) }()
+			defer c.C(41, 0)
+		}()
+		done2 := make(chan bool)
+		c.GoF(42, 43, 77)
+		go func() { Enter(7, 77).Exit(7); done2 <- true }()
+		<-done2
+		c.K(44)
+		wantLocs = []struct {
+			site int
+			kind trace.LocKind
+			addr uintptr
+			base uintptr
+			idx  int64
+			key  string
+		}{
+			{35, trace.LocElem, uintptr(unsafe.Pointer(&xs[2])), uintptr(unsafe.Pointer(&xs[0])), 2, "?"},
+			{36, trace.LocElem, uintptr(unsafe.Pointer(&xs[1])), uintptr(unsafe.Pointer(&xs[0])), 1, "?"},
+			{37, trace.LocKey, 0, *(*uintptr)(unsafe.Pointer(&m)), 0, `"k"`},
+			{38, trace.LocKey, 0, *(*uintptr)(unsafe.Pointer(&m)), 0, `"k"`},
+			{39, trace.LocAddr, uintptr(unsafe.Pointer(&pt.Y)), 0, 0, "?"},
+			{40, trace.LocAddr, uintptr(unsafe.Pointer(&x)), 0, 0, "?"},
+		}
 	})
 	b := &fakeTB{name: "TestB", failed: true}
 	run(b, func(c *T) { ctr0[3] = 1; ctr[69-30] = 1 })
@@ -117,7 +169,7 @@ func TestRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tests:\n got %+v\nwant %+v", got, want)
 	}
-	if len(p.Events) != 14 {
+	if len(p.Events) != 33 {
 		t.Fatalf("events: %+v", p.Events)
 	}
 	vals := p.Events[0].Values
@@ -145,7 +197,7 @@ func TestRoundTrip(t *testing.T) {
 		Val  string
 	}
 	var recs []rec
-	for _, e := range p.Events[2:] {
+	for _, e := range p.Events[2:14] {
 		r := rec{e.Tag, e.Site, e.From, e.Ref, ""}
 		for _, v := range e.Values {
 			r.Val += v.String() + ";"
@@ -169,6 +221,53 @@ func TestRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(recs, wantRecs) {
 		t.Errorf("stream records:\n got %+v\nwant %+v", recs, wantRecs)
 	}
+	type rec3 struct {
+		Tag  byte
+		Site int
+		From int
+		Val  string
+	}
+	var got3 []rec3
+	g0 := p.Events[2].Goroutine
+	for _, e := range p.Events[14:] {
+		r := rec3{e.Tag, e.Site, e.From, ""}
+		for _, v := range e.Values {
+			r.Val += v.String() + ";"
+		}
+		if e.Goroutine != g0 {
+			r.Val += "child"
+		}
+		got3 = append(got3, r)
+		for _, l := range wantLocs {
+			if l.site == e.Site && (e.Loc.Kind != l.kind || e.Loc.Addr != uint64(l.addr) || e.Loc.Base != uint64(l.base) || e.Loc.Index != l.idx || e.Loc.Key.String() != l.key) {
+				t.Errorf("site %d: location %+v, want %+v", e.Site, e.Loc, l)
+			}
+		}
+	}
+	want3 := []rec3{
+		{trace.TagStep, 30, -1, ""},
+		{trace.TagStep, 31, -1, ""},
+		{trace.TagDecision, 33, -1, ""}, // the false outcome of 32
+		{trace.TagDecision, 34, -1, ""},
+		{trace.TagRead, 35, -1, "7;"},
+		{trace.TagWrite, 36, -1, "6;"},
+		{trace.TagRead, 37, -1, "9;"},
+		{trace.TagWrite, 38, -1, "9;"},
+		{trace.TagRead, 39, -1, "2;"},
+		{trace.TagWrite, 40, -1, "42;"},
+		{trace.TagCall, 41, -1, ""},
+		{trace.TagEnter, 6, 41, ""}, // the deferred call's entry names the defer's call site
+		{trace.TagExit, 6, -1, ""},
+		{trace.TagReturn, 41, -1, ""},
+		{trace.TagGo, 42, -1, ""},
+		{trace.TagStarted, 42, -1, "child"}, // the child announces the go statement
+		{trace.TagEnter, 7, 43, "child"},    // and its entry names the go statement's call
+		{trace.TagExit, 7, -1, "child"},
+		{trace.TagStep, 44, -1, ""},
+	}
+	if !reflect.DeepEqual(got3, want3) {
+		t.Errorf("format 3 records:\n got %+v\nwant %+v", got3, want3)
+	}
 }
 
 // TestNoAllocs checks that recording values allocates nothing once the
@@ -189,6 +288,16 @@ func TestNoAllocs(t *testing.T) {
 		W(c, 4, n)
 		Ret(c.C(5, 0), 5, s)
 		c.V(6, n, p)
+		xs := [3]int{1, 2, 3}
+		m := map[string]int{"k": 1}
+		RE(c, 7, xs[:], 1)
+		WE(c, 7, xs[:], 2)
+		RK(c, 8, m, s)
+		WK(c, 8, m, "k")
+		RA(c, 9, &p.X)
+		WA(c, 9, &n)
+		c.K(1).Pass(c.D(2, true))
+		c.Dk(3)
 		x.Exit(1, n)
 	}
 	f()

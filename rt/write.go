@@ -29,6 +29,9 @@ type writer struct {
 	failed bool
 	goids  map[uintptr]uint64
 	types  map[reflect.Type]uint64
+	// The test and goroutine of the latest stream record, so that steps
+	// and decisions in the same context take the short form.
+	lastT, lastG uint64
 }
 
 const flushAt = 1 << 20
@@ -76,7 +79,7 @@ func (w *writer) flush() {
 		w.f = f
 		var h writer
 		h.buf = append(h.buf, "CPEVENTS"...)
-		h.uv(2) // trace.Version
+		h.uv(3) // trace.Version
 		h.str(module)
 		h.uv(uint64(os.Getpid()))
 		h.uv(uint64(numSites))

@@ -27,8 +27,10 @@
 //	+--------------------------------------------------------------+
 //	| uv nsites                                                    |
 //	| per site: uv kind | uv file | uv line | uv col |             |
-//	|           uv endLine | uv endCol | uv func | uv info         |
-//	|           (file, func and info are string table indexes)     |
+//	|           uv endLine | uv endCol | uv func | uv info |        |
+//	|           uv declFile | uv declLine | uv declCol             |
+//	|           (file, func, info and declFile are string table    |
+//	|           indexes)                                           |
 //	+--------------------------------------------------------------+
 //
 // Site IDs are positions in this table, starting at 0. A branch decision
@@ -36,6 +38,9 @@
 // switch: one per case clause in source order, plus one for "no case"
 // when there is no default). Files are absolute paths of the user's
 // original files; lines and columns are 1-based, columns count bytes.
+// Read and write sites carry the declaring position of the variable they
+// name (the root variable of p.f or s[i]), so that shadowed variables of
+// one name stay apart; other sites have "" and 0.
 //
 // # Events file
 //
@@ -54,8 +59,10 @@
 //	|                  then per tag:                               |
 //	|  'E' func entry: uv call site + 1 (0: not known) | values    |
 //	|  'X' func exit:  values                                      |
-//	|  'R' read:       value                                       |
-//	|  'W' write:      value                                       |
+//	|  'K' step:       (nothing more: a statement starts)          |
+//	|  'D' decision:   (nothing more: site is the outcome taken)   |
+//	|  'R' read:       value | loc                                 |
+//	|  'W' write:      value | loc                                 |
 //	|  'C' call:       (nothing more)                              |
 //	|  'V' returned:   values (the call's results, at the call)    |
 //	|  'P' panic:      value                                       |
@@ -64,6 +71,10 @@
 //	|  'H' started:    uv spawn (site: the go statement)           |
 //	|  'S' send:       uv channel | value                          |
 //	|  'U' receive:    uv channel | value                          |
+//	| short stream records (test and goroutine of the previous     |
+//	| stream record):                                              |
+//	|  'k' step:       uv site                                     |
+//	|  'd' decision:   uv site                                     |
 //	+--------------------------------------------------------------+
 //
 // Test IDs start at 1 in each events file; test 0 is "no test": code run by
@@ -79,17 +90,32 @@
 //
 // Stream records are in the order the runtime wrote them, which for one
 // goroutine is the order they happened. Goroutines are small numbers, in
-// order of first appearance in the file. Linking:
+// order of first appearance in the file. Steps ('K', event kind steps)
+// name a statement site as each statement starts, before anything it
+// evaluates, so that per goroutine the order of statements is exact; an
+// "else if" steps before its condition. Decisions ('D', event kind
+// decisions) name the branch-outcome site taken, after the condition was
+// evaluated: an if or for condition, each && and || operand, a case or
+// select clause entered, a range iteration. Linking:
 //   - a call: 'C' at the call site before the arguments are evaluated;
 //     the callee's 'E' (when it is instrumented) names that call site; 'V'
 //     at the call site after it returns, with the results when the
 //     call's value is used (one result, or an assignment of several).
 //     Calls whose several results feed another call or a return statement
 //     directly are not recorded (their callee's 'E' names no call site).
+//   - a deferred call: 'C' at the call site (the deferred call
+//     expression) just before the deferred call runs, the callee's 'E'
+//     naming it, 'V' after it (deferred builtins are not linked).
 //   - a goroutine: 'G' in the parent at the go statement with a spawn
 //     number unique in the file; 'H' as the child's first record, with
-//     the same spawn number (function literals only: "go f(x)" with a
-//     named function records 'G' alone).
+//     the same spawn number. The child's entry 'E' names the go
+//     statement's call site (a call site spanning the call expression;
+//     for a function literal the site after the go site). A go statement
+//     calling a named function or method known statically is paired
+//     with the first entry of that function that no call site claims on
+//     a goroutine with no pending calls (so two go statements of one
+//     function racing may swap children); a dynamic callee records 'G'
+//     alone.
 //   - a channel: 'S' and 'U' name the channel by a number unique among
 //     live channels of the process (its address may be reused after the
 //     channel is collected).
@@ -102,6 +128,20 @@
 //	7 string: uv full length | string (at most MaxString bytes) |
 //	8 reference (non-nil pointer, slice, map, chan, func): uv type | uv len |
 //	9 other (struct, array, complex...): uv type
+//
+// A location (loc) says which storage a read or write touched; its uv kind
+// (LocKind) and fields:
+//
+//	0 none (a whole variable read by value, a value recorded before it
+//	  was assigned) |
+//	1 address: uv addr (a variable, a field, *p: the storage's address) |
+//	2 element: uv base | uv index | uv size (an element of an array or
+//	  slice: base is the address of the indexed operand's element 0, the
+//	  element's address base + index*size) |
+//	3 map entry: uv map (the map's address) | value key
+//
+// Addresses identify storage while it is live: the collector may reuse
+// them after, and variables on a goroutine's stack move when it grows.
 //
 // Long strings keep their first MaxString bytes and their full length
 // (shown as "abc..."(100 bytes)); slices, maps and channels keep their
@@ -116,7 +156,7 @@
 package trace
 
 // Version is the format version written after each file's magic.
-const Version = 2
+const Version = 3
 
 // Magic strings opening the two kinds of files.
 const (
@@ -150,7 +190,14 @@ const (
 	TagStarted   = 'H'
 	TagSend      = 'S'
 	TagRecv      = 'U'
+	TagStep      = 'K'
+	TagDecision  = 'D'
 	TagEnd       = 'Z'
+
+	// Short forms of TagStep and TagDecision: the test and goroutine are
+	// those of the previous stream record.
+	TagStepShort     = 'k'
+	TagDecisionShort = 'd'
 )
 
 // FlagShared in a test end record: other tests ran during part of the

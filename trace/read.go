@@ -154,7 +154,7 @@ func (d *decoder) magic(want string) error {
 		return fmt.Errorf("bad magic %q, want %q", buf, want)
 	}
 	if v := d.uv(); d.err == nil && v != Version {
-		return fmt.Errorf("format version %d, this reader knows %d", v, Version)
+		return fmt.Errorf("format version %d, this reader knows only %d: re-run culprit test with this culprit", v, Version)
 	}
 	return d.err
 }
@@ -199,6 +199,9 @@ func ReadSites(r io.Reader) (*Sites, error) {
 		st.EndCol = int(d.uv())
 		st.Func = s()
 		st.Info = s()
+		st.DeclFile = s()
+		st.DeclLine = int(d.uv())
+		st.DeclCol = int(d.uv())
 		t.Sites = append(t.Sites, st)
 	}
 	if d.err != nil {
@@ -234,6 +237,9 @@ func WriteSites(w io.Writer, t *Sites) error {
 		put(uint64(s.EndCol))
 		put(intern(s.Func))
 		put(intern(s.Info))
+		put(intern(s.DeclFile))
+		put(uint64(s.DeclLine))
+		put(uint64(s.DeclCol))
 	}
 	var head []byte
 	head = append(head, SitesMagic...)
@@ -273,6 +279,7 @@ func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 	}
 	types := map[uint64]string{}
 	tests := map[int]*Test{}
+	lastTest, lastG := 0, 0 // of the previous stream record, for short forms
 	for {
 		tag, err := br.ReadByte()
 		if err == io.EOF {
@@ -321,15 +328,31 @@ func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 		case TagType:
 			id := d.uv()
 			types[id] = d.str()
-		case TagEnter, TagExit, TagRead, TagWrite, TagCall, TagReturn, TagPanic, TagRecover, TagGo, TagStarted, TagSend, TagRecv:
-			e := Event{Tag: tag, Test: int(d.uv()), Goroutine: int(d.uv()), Site: int(d.uv()), From: -1}
+		case TagEnter, TagExit, TagRead, TagWrite, TagCall, TagReturn, TagPanic, TagRecover, TagGo, TagStarted, TagSend, TagRecv,
+			TagStep, TagDecision, TagStepShort, TagDecisionShort:
+			var e Event
+			switch tag {
+			case TagStepShort:
+				e = Event{Tag: TagStep, Test: lastTest, Goroutine: lastG, Site: int(d.uv()), From: -1}
+			case TagDecisionShort:
+				e = Event{Tag: TagDecision, Test: lastTest, Goroutine: lastG, Site: int(d.uv()), From: -1}
+			default:
+				e = Event{Tag: tag, Test: int(d.uv()), Goroutine: int(d.uv()), Site: int(d.uv()), From: -1}
+			}
+			lastTest, lastG = e.Test, e.Goroutine
+			if e.Site >= p.NumSites && d.err == nil {
+				return nil, fmt.Errorf("events: record %q for site %d of %d: corrupt file", tag, e.Site, p.NumSites)
+			}
 			switch tag {
 			case TagEnter:
 				e.From = int(d.uv()) - 1
 				e.Values = d.values(types)
 			case TagExit, TagReturn:
 				e.Values = d.values(types)
-			case TagRead, TagWrite, TagPanic, TagRecover:
+			case TagRead, TagWrite:
+				e.Values = []Value{d.value(types)}
+				e.Loc = d.loc(types)
+			case TagPanic, TagRecover:
 				e.Values = []Value{d.value(types)}
 			case TagGo, TagStarted:
 				e.Ref = d.uv()
@@ -387,6 +410,28 @@ func (d *decoder) values(types map[uint64]string) []Value {
 		vs = append(vs, d.value(types))
 	}
 	return vs
+}
+
+// loc reads a location: uv kind and its fields.
+func (d *decoder) loc(types map[uint64]string) Loc {
+	l := Loc{Kind: LocKind(d.uv())}
+	switch l.Kind {
+	case LocNone:
+	case LocAddr:
+		l.Addr = d.uv()
+	case LocElem:
+		l.Base = d.uv()
+		l.Index = int64(d.uv())
+		l.Addr = l.Base + uint64(l.Index)*d.uv()
+	case LocKey:
+		l.Base = d.uv()
+		l.Key = d.value(types)
+	default:
+		if d.err == nil {
+			d.err = fmt.Errorf("unknown location kind %d", l.Kind)
+		}
+	}
+	return l
 }
 
 func (d *decoder) value(types map[uint64]string) Value {

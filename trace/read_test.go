@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -17,6 +18,7 @@ func TestSitesRoundTrip(t *testing.T) {
 			{Kind: KindBranch, File: "/m/a.go", Line: 4, Col: 5, EndLine: 4, EndCol: 10, Func: "m.F", Info: "if true"},
 			{Kind: KindBranch, File: "/m/a.go", Line: 4, Col: 5, EndLine: 4, EndCol: 10, Func: "m.F", Info: "if false"},
 			{Kind: KindFunc, File: "/m/b.go", Line: 1, Col: 100000, EndLine: 70000, EndCol: 1, Func: "m.T.M", Info: "m.T.M(t, x) (r)"},
+			{Kind: KindRead, File: "/m/a.go", Line: 7, Col: 3, EndLine: 7, EndCol: 4, Func: "m.F", Info: "x", DeclFile: "/m/a.go", DeclLine: 5, DeclCol: 2},
 		}}},
 	}
 	for _, tt := range tests {
@@ -38,7 +40,7 @@ func TestSitesRoundTrip(t *testing.T) {
 }
 
 func TestReadEventsTruncated(t *testing.T) {
-	file := []byte(EventsMagic + "\x02\x01p\x07\x0a\x00" +
+	file := []byte(EventsMagic + "\x03\x01p\x07\x0a\x00" +
 		"T\x01\x00\x00\x05TestA" +
 		"O\x01\x01\x00\x02\x03\x02" + // hits 3, 5
 		"E\x01\x01\x04\x00\x01\x04\x06" + // enter site 4 from no call site, value int 3
@@ -69,6 +71,49 @@ func TestReadEventsTruncated(t *testing.T) {
 	}
 }
 
+// TestReadEventsShort reads the short forms of steps and decisions (the
+// test and goroutine of the previous stream record) and locations.
+func TestReadEventsShort(t *testing.T) {
+	file := []byte(EventsMagic + "\x03\x01p\x07\x0a\x00" +
+		"K\x01\x02\x03" + // step, test 1, goroutine 2, site 3
+		"k\x04" + // step at site 4, same test and goroutine
+		"D\x02\x05\x06" + // decision, test 2, goroutine 5, site 6
+		"d\x07" +
+		"W\x02\x05\x08\x04\x02\x02\x90\x01\x03\x08" + // write int 1 at element 3 of 0x90, size 8
+		"R\x02\x05\x08\x04\x02\x03\x90\x01\x07\x01\x01k" + // read int 1 at key "k" of map 0x90
+		"Z\x00")
+	p, err := ReadEvents(bytes.NewReader(file), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type rec struct {
+		Tag               byte
+		Test, G, Site     int
+		Kind              LocKind
+		Addr, Base, Index int64
+		Key               string
+	}
+	var got []rec
+	for _, e := range p.Events {
+		got = append(got, rec{e.Tag, e.Test, e.Goroutine, e.Site, e.Loc.Kind, int64(e.Loc.Addr), int64(e.Loc.Base), e.Loc.Index, e.Loc.Key.String()})
+	}
+	want := []rec{
+		{TagStep, 1, 2, 3, 0, 0, 0, 0, "?"},
+		{TagStep, 1, 2, 4, 0, 0, 0, 0, "?"},
+		{TagDecision, 2, 5, 6, 0, 0, 0, 0, "?"},
+		{TagDecision, 2, 5, 7, 0, 0, 0, 0, "?"},
+		{TagWrite, 2, 5, 8, LocElem, 0x90 + 24, 0x90, 3, "?"},
+		{TagRead, 2, 5, 8, LocKey, 0, 0x90, 0, `"k"`},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("records:\n got %+v\nwant %+v", got, want)
+	}
+	old := []byte(EventsMagic + "\x02\x01p\x07\x0a\x00Z\x00")
+	if _, err := ReadEvents(bytes.NewReader(old), nil); err == nil || !strings.Contains(err.Error(), "version 2") {
+		t.Errorf("a version 2 file: err = %v, want a version error", err)
+	}
+}
+
 func TestParseEvents(t *testing.T) {
 	tests := []struct {
 		in      string
@@ -77,8 +122,9 @@ func TestParseEvents(t *testing.T) {
 	}{
 		{"stmt", EventStmt, false},
 		{"stmt,branch", EventStmt | EventBranch, false},
-		{"reads,writes,calls,panics,goroutines,chans", StreamEvents &^ EventFunc, false},
+		{"reads,writes,calls,panics,goroutines,chans,steps,decisions", StreamEvents &^ EventFunc, false},
 		{"all", AllEvents, false},
+		{"steps,decisions", EventStep | EventDecision, false},
 		{"stmt,bogus", 0, true},
 	}
 	for _, tt := range tests {

@@ -50,19 +50,21 @@ type EventSet uint32
 
 // Event kinds, selectable with culprit test -events.
 const (
-	EventStmt   EventSet = 1 << iota // statements executed, per test
-	EventBranch                      // branch outcomes, per test
-	EventFunc                        // function entry and exit with values
-	EventRead                        // variable reads with values
-	EventWrite                       // writes with values
-	EventCall                        // call sites, linked to the callee's entry, with results
-	EventPanic                       // panics and recovers with values
-	EventGo                          // goroutine creation, parent to child
-	EventChan                        // channel sends and receives with values
+	EventStmt     EventSet = 1 << iota // statements executed, per test
+	EventBranch                        // branch outcomes, per test
+	EventFunc                          // function entry and exit with values
+	EventRead                          // variable reads with values
+	EventWrite                         // writes with values
+	EventCall                          // call sites, linked to the callee's entry, with results
+	EventPanic                         // panics and recovers with values
+	EventGo                            // goroutine creation, parent to child
+	EventChan                          // channel sends and receives with values
+	EventStep                          // every statement execution, in order, per goroutine (stream records)
+	EventDecision                      // every branch outcome, in order, per goroutine (stream records)
 )
 
 // AllEvents holds every event kind the runtime can record.
-const AllEvents = EventStmt | EventBranch | EventFunc | EventRead | EventWrite | EventCall | EventPanic | EventGo | EventChan
+const AllEvents = EventStmt | EventBranch | EventFunc | EventRead | EventWrite | EventCall | EventPanic | EventGo | EventChan | EventStep | EventDecision
 
 // StreamEvents are the kinds recorded as a stream of records (the others
 // are per-test sets of sites).
@@ -81,6 +83,8 @@ var eventNames = []struct {
 	{"panics", EventPanic},
 	{"goroutines", EventGo},
 	{"chans", EventChan},
+	{"steps", EventStep},
+	{"decisions", EventDecision},
 }
 
 // ParseEvents parses a comma-separated list of event kind names, or "all".
@@ -125,6 +129,21 @@ type Site struct {
 	EndCol  int
 	Func    string // enclosing function, as pkgpath.Name or pkgpath.Type.Method; "" at package level
 	Info    string // kind-specific detail, see Kind
+	// The declaration of the variable a read or write site names (its
+	// root variable: x of p.f, s of s[i]), so that shadowed names stay
+	// apart: "" and 0 when it is not a variable of the program (a field
+	// of a qualified package, a blank) or not known.
+	DeclFile string
+	DeclLine int
+	DeclCol  int
+}
+
+// Decl returns the declaring position "file:line:col", or "".
+func (s Site) Decl() string {
+	if s.DeclLine == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", s.DeclFile, s.DeclLine, s.DeclCol)
 }
 
 // Pos returns "file:line:col".
@@ -229,17 +248,53 @@ type Test struct {
 	Hits    []int // statement and branch-outcome sites executed, ascending
 }
 
-// Event is one stream record: a function entry or exit, a read, a write,
-// a call, a panic or recover, a go statement or a goroutine's start, a
-// channel send or receive (trace/format.go says what each holds).
+// Event is one stream record: a statement executed, a branch outcome, a
+// function entry or exit, a read, a write, a call, a panic or recover, a
+// go statement or a goroutine's start, a channel send or receive
+// (trace/format.go says what each holds).
 type Event struct {
-	Tag       byte // one of the stream record tags: TagEnter, TagExit, TagRead...
+	Tag       byte // one of the stream record tags: TagStep, TagDecision, TagEnter, TagExit, TagRead... (short forms are read as their long tag)
 	Test      int
 	Goroutine int
 	Site      int
 	From      int    // TagEnter: the call site that made the call, -1 when not known
 	Ref       uint64 // TagGo, TagStarted: the spawn number; TagSend, TagRecv: the channel
 	Values    []Value
+	Loc       Loc // TagRead, TagWrite: the storage read or written, when recorded
+}
+
+// LocKind says what a Loc names.
+type LocKind uint8
+
+// Location kinds. The numbers are part of the format.
+const (
+	LocNone LocKind = 0 // not recorded
+	LocAddr LocKind = 1 // storage at Addr: a variable, a field (the site's Info names it), *p
+	LocElem LocKind = 2 // element Index of the array or slice whose element 0 is at Base; Addr is the element's
+	LocKey  LocKind = 3 // the entry Key of the map Base
+)
+
+// Loc is the storage a read or write touched. Addresses identify storage
+// while it is live: the garbage collector may reuse them after, and a
+// goroutine's stack variables move when its stack grows.
+type Loc struct {
+	Kind  LocKind
+	Addr  uint64 // LocAddr, LocElem: address of the storage
+	Base  uint64 // LocElem: address of the sequence's element 0; LocKey: the map
+	Index int64  // LocElem
+	Key   Value  // LocKey: the key (bounded as values are)
+}
+
+func (l Loc) String() string {
+	switch l.Kind {
+	case LocAddr:
+		return fmt.Sprintf("@%#x", l.Addr)
+	case LocElem:
+		return fmt.Sprintf("@%#x[%d]", l.Base, l.Index)
+	case LocKey:
+		return fmt.Sprintf("@%#x[%s]", l.Base, l.Key)
+	}
+	return ""
 }
 
 // Exit reports whether e is a function exit.

@@ -23,14 +23,20 @@ Event kinds (-events, comma-separated, or all):
               operands, range iterations, per test
   func        function entries and exits with argument, receiver and
               result values, each entry linked to the call site (calls)
-  reads       variable reads with their values, column-precise
-  writes      assignments, increments, declarations and range variables
-              with the values written
+  reads       variable reads with their values, column-precise; elements,
+              map entries, fields and dereferences with where they are
+  writes      assignments, increments, declarations, range variables and
+              if/switch/for header assignments with the values written and
+              where (address, element index, map key)
   calls       call sites: a call record before the arguments, the callee's
-              entry names it, the results at the call site after it returns
+              entry names it, the results at the call site after it
+              returns; deferred calls too
   panics      panic calls and recover calls with their values
-  goroutines  go statements, linked to the goroutine they start
+  goroutines  go statements, linked to the goroutine they start and its
+              entry
   chans       channel sends and receives with the values and the channel
+  steps       every statement execution, in order, per goroutine
+  decisions   every branch outcome (as branch), in order, per goroutine
 
 Statement and branch events are counters attributed to the tests running
 when they were set: exact when one test runs at a time; with parallel
@@ -51,7 +57,7 @@ Flags:
 // runTest runs go test instrumented.
 func runTest(e *env, args []string) int {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	events := fs.String("events", "stmt", "event kinds to record: `LIST` of stmt, branch, func, reads, writes, calls, panics, goroutines, chans, or all")
+	events := fs.String("events", "stmt", "event kinds to record: `LIST` of stmt, branch, func, reads, writes, calls, panics, goroutines, chans, steps, decisions, or all")
 	inlinable := fs.Bool("inlinable", false, "record stream events in small functions the compiler would inline too (allocation counts can change)")
 	traceDir := fs.String("trace", "", "write the trace to `DIR` (default .culprit at the module root)")
 	instr := fs.String("instrument", "", "also instrument the packages matching `PATTERNS` (comma-separated)")

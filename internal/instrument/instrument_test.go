@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/culprit-go/culprit/trace"
@@ -247,7 +248,7 @@ func TestHazards(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("plain run fails: %v\n%s", err, out)
 	}
-	kinds := []string{"stmt", "branch", "func", "reads", "writes", "calls", "panics", "goroutines", "chans", "all"}
+	kinds := []string{"stmt", "branch", "func", "reads", "writes", "calls", "panics", "goroutines", "chans", "steps", "decisions", "all"}
 	if testing.Short() {
 		kinds = []string{"all"}
 	}
@@ -290,13 +291,53 @@ func TestHazards(t *testing.T) {
 			}
 		}
 		for _, tag := range []byte{trace.TagEnter, trace.TagExit, trace.TagRead, trace.TagWrite, trace.TagCall, trace.TagReturn,
-			trace.TagPanic, trace.TagRecover, trace.TagGo, trace.TagStarted, trace.TagSend, trace.TagRecv} {
+			trace.TagPanic, trace.TagRecover, trace.TagGo, trace.TagStarted, trace.TagSend, trace.TagRecv, trace.TagStep, trace.TagDecision} {
 			if tags[tag] == 0 {
 				t.Errorf("no %q records", tag)
 			}
 		}
 		if linked == 0 {
 			t.Error("no function entry linked to its call site")
+		}
+		// Format 3: locations of each kind; the entries of named
+		// functions started by go statements name the go statement's call
+		// on the child goroutine, after its start; deferred calls name
+		// the deferred call; writes in headers are recorded.
+		locs := map[trace.LocKind]int{}
+		goLinked, deferLinked, header := 0, 0, 0
+		for i, e := range p.Events {
+			locs[e.Loc.Kind]++
+			if e.Tag == trace.TagEnter && e.From >= 0 {
+				from := tr.Sites.Sites[e.From]
+				switch {
+				case from.Info == "signal" || from.Info == "c.run":
+					if i == 0 || p.Events[i-1].Tag != trace.TagStarted || p.Events[i-1].Goroutine != e.Goroutine {
+						t.Errorf("go %s: entry not preceded by the child's start", from.Info)
+					}
+					goLinked++
+				case from.Info == "addTo" || from.Info == "b.rename":
+					deferLinked++
+				}
+			}
+			if s := tr.Sites.Sites[e.Site]; e.Tag == trace.TagWrite && (s.Info == "got" || s.Info == "k") && strings.HasSuffix(s.Func, "Headers") {
+				header++
+			}
+		}
+		if locs[trace.LocAddr] == 0 || locs[trace.LocElem] == 0 || locs[trace.LocKey] == 0 {
+			t.Errorf("locations recorded: %v, want every kind", locs)
+		}
+		if goLinked != 2 || deferLinked != 2 || header == 0 {
+			t.Errorf("entries linked to go statements %d (want 2), to deferred calls %d (want 2); header writes %d", goLinked, deferLinked, header)
+		}
+		// Shadowed variables keep their declarations apart.
+		decls := map[string]bool{}
+		for _, s := range tr.Sites.Sites {
+			if s.Kind == trace.KindRead && s.Info == "x" && strings.HasSuffix(s.Func, ".Shadow") {
+				decls[s.Decl()] = true
+			}
+		}
+		if len(decls) < 2 {
+			t.Errorf("reads of x in Shadow: declarations %v, want the parameter's and the if's", decls)
 		}
 		tests := map[string]*trace.Test{}
 		for _, x := range p.Tests {

@@ -71,6 +71,7 @@ type fileRewriter struct {
 
 // funcState tracks one function body being instrumented.
 type funcState struct {
+	modern  bool // the file's Go version infers type arguments from untyped constants and core types (go1.21)
 	name    string
 	usesT   bool
 	parent  *funcState
@@ -218,7 +219,7 @@ func (r *fileRewriter) testParam(ft *ast.FuncType) string {
 
 // funcBody instruments one function (declaration or literal).
 func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast.BlockStmt, name string, parent *funcState, decl *ast.FuncDecl) {
-	fs := &funcState{name: name, parent: parent, generic: r.generic()}
+	fs := &funcState{name: name, parent: parent, generic: r.generic(), modern: r.goVersionAtLeast(21)}
 	fs.stream = r.events&trace.StreamEvents != 0 && (r.inlined || !r.smallPointerFunc(ft, body))
 	if fs.stream && r.events&trace.EventRead != 0 {
 		fs.safe = safeLocals(r.info, ft, recv, body)
@@ -230,7 +231,11 @@ func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast
 	if lit != nil && r.goRoots[lit] != 0 {
 		fmt.Fprintf(&pro, "defer %s.GoEnd();", rtName)
 		if r.events&trace.EventGo != 0 {
-			fmt.Fprintf(&pro, "%s.Started(%d, %s);", rtName, r.goRoots[lit]-1, spawnName)
+			call := uint32(0) // the go statement's call site + 1, for the entry to name
+			if r.events&trace.EventFunc != 0 && fs.stream {
+				call = r.goRoots[lit] + 1
+			}
+			fmt.Fprintf(&pro, "%s.Started(%d, %s, %d);", rtName, r.goRoots[lit]-1, spawnName, call)
 		}
 	}
 	if tp := r.testParam(ft); tp != "" {
@@ -272,13 +277,17 @@ func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast
 
 // generic reports whether the file's Go version allows calling generic
 // functions (go1.18): value-wrapping events need it.
-func (r *fileRewriter) generic() bool {
+func (r *fileRewriter) generic() bool { return r.goVersionAtLeast(18) }
+
+// goVersionAtLeast reports whether the file's Go version is go1.minor or
+// later (or not known).
+func (r *fileRewriter) goVersionAtLeast(minor int) bool {
 	v := r.info.FileVersions[r.file]
 	if v == "" || !strings.HasPrefix(v, "go1.") {
 		return true
 	}
 	n, err := strconv.Atoi(strings.SplitN(v[len("go1."):], ".", 2)[0])
-	return err != nil || n >= 18
+	return err != nil || n >= minor
 }
 
 // funcEvents writes the prologue recording entry and exit values.
@@ -351,9 +360,17 @@ func (r *fileRewriter) funcEvents(pro *strings.Builder, fs *funcState, ft *ast.F
 	}
 }
 
+// steps reports whether fs records a step per statement execution.
+func (r *fileRewriter) steps(fs *funcState) bool { return fs.stream && r.events&trace.EventStep != 0 }
+
+// decisions reports whether fs records each branch outcome in the stream.
+func (r *fileRewriter) decisions(fs *funcState) bool {
+	return fs.stream && r.events&trace.EventDecision != 0
+}
+
 // mark inserts a statement event before the statement at pos.
 func (r *fileRewriter) mark(fs *funcState, s ast.Stmt) {
-	if r.events&trace.EventStmt == 0 {
+	if r.events&trace.EventStmt == 0 && !r.steps(fs) {
 		return
 	}
 	inner := s
@@ -368,16 +385,32 @@ func (r *fileRewriter) mark(fs *funcState, s ast.Stmt) {
 		return
 	}
 	id := r.site(trace.KindStmt, inner.Pos(), inner.End(), fs.name, "")
-	r.insert(r.offset(s.Pos()), false, -1000, r.setCtr(id))
+	text := ""
+	if r.events&trace.EventStmt != 0 {
+		text = r.setCtr(id)
+	}
+	if r.steps(fs) {
+		fs.usesT = true
+		text += fmt.Sprintf("%s.K(%d);", tName, id)
+	}
+	r.insert(r.offset(s.Pos()), false, -1000, text)
 }
 
 // branchMark inserts a branch-outcome event at the start of a body.
 func (r *fileRewriter) branchMark(fs *funcState, at token.Pos, from, to token.Pos, info string) {
-	if r.events&trace.EventBranch == 0 {
+	if r.events&trace.EventBranch == 0 && !r.decisions(fs) {
 		return
 	}
 	id := r.site(trace.KindBranch, from, to, fs.name, info)
-	r.insert(r.offset(at), false, -900, r.setCtr(id))
+	text := ""
+	if r.events&trace.EventBranch != 0 {
+		text = r.setCtr(id)
+	}
+	if r.decisions(fs) {
+		fs.usesT = true
+		text += fmt.Sprintf("%s.Dk(%d);", tName, id)
+	}
+	r.insert(r.offset(at), false, -900, text)
 }
 
 func (r *fileRewriter) stmtList(fs *funcState, list []ast.Stmt) {
@@ -411,12 +444,14 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 	case *ast.ForStmt:
 		if s.Init != nil {
 			r.stmt(fs, s.Init)
+			r.headerWrites(fs, s.Init)
 		}
 		if s.Cond != nil {
 			r.cond(fs, s.Cond, "for")
 		}
 		if s.Post != nil {
 			r.stmt(fs, s.Post)
+			r.headerWrites(fs, s.Post)
 		}
 		r.stmtList(fs, s.Body.List)
 	case *ast.RangeStmt:
@@ -429,6 +464,7 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 	case *ast.SwitchStmt:
 		if s.Init != nil {
 			r.stmt(fs, s.Init)
+			r.headerWrites(fs, s.Init)
 		}
 		if s.Tag != nil {
 			r.expr(fs, s.Tag)
@@ -437,6 +473,7 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 	case *ast.TypeSwitchStmt:
 		if s.Init != nil {
 			r.stmt(fs, s.Init)
+			r.headerWrites(fs, s.Init)
 		}
 		r.stmt(fs, s.Assign)
 		r.clauses(fs, s.Body, "type case")
@@ -489,6 +526,7 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 			r.goRoots[lit] = 1
 			if fs.stream && r.events&trace.EventGo != 0 {
 				site := r.site(trace.KindGo, s.Pos(), s.End(), fs.name, "func literal")
+				r.site(trace.KindCall, s.Call.Pos(), s.Call.End(), fs.name, "go func literal")
 				r.goRoots[lit] = site + 1
 				fs.usesT = true
 				if len(lit.Type.Params.List) == 0 {
@@ -505,11 +543,19 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 		} else if fs.stream && r.events&trace.EventGo != 0 {
 			site := r.site(trace.KindGo, s.Pos(), s.End(), fs.name, exprText(r, s.Call.Fun))
 			fs.usesT = true
-			r.insert(r.offset(s.Pos()), false, -800, fmt.Sprintf("%s.Go(%d);", tName, site))
+			if f := r.staticCallee(s.Call); f != nil && !r.isBuiltin(s.Call) {
+				// The child's first entry of f names the go statement's
+				// call, which stands for the go statement.
+				call := r.site(trace.KindCall, s.Call.Pos(), s.Call.End(), fs.name, exprText(r, s.Call.Fun))
+				r.insert(r.offset(s.Pos()), false, -800, fmt.Sprintf("%s.GoF(%d, %d, %d);", tName, site, call, funcKey(f)))
+			} else {
+				r.insert(r.offset(s.Pos()), false, -800, fmt.Sprintf("%s.Go(%d);", tName, site))
+			}
 		}
 		r.walk(fs, s.Call, s, 0, ctxDeferred)
 	case *ast.DeferStmt:
 		r.walk(fs, s.Call, s, 0, ctxDeferred)
+		r.deferLink(fs, s)
 	case *ast.SendStmt:
 		r.walk(fs, s.Chan, s, 0, ctxValue)
 		r.walk(fs, s.Value, s, 0, ctxValue)
@@ -554,9 +600,10 @@ func (r *fileRewriter) clauses(fs *funcState, body *ast.BlockStmt, kind string) 
 func (r *fileRewriter) ifStmt(fs *funcState, s *ast.IfStmt, elseIf bool) {
 	if s.Init != nil {
 		r.stmt(fs, s.Init)
+		r.headerWrites(fs, s.Init)
 	}
 	stmtID := -1
-	if elseIf && r.events&trace.EventStmt != 0 {
+	if elseIf && (r.events&trace.EventStmt != 0 || r.steps(fs)) {
 		stmtID = int(r.site(trace.KindStmt, s.Pos(), s.End(), fs.name, ""))
 	}
 	r.condWith(fs, s.Cond, "if", stmtID)
@@ -578,19 +625,34 @@ func (r *fileRewriter) cond(fs *funcState, e ast.Expr, what string) {
 func (r *fileRewriter) condWith(fs *funcState, e ast.Expr, what string, stmtID int) {
 	r.expr(fs, e)
 	branch := r.events&trace.EventBranch != 0 && !r.isConst(e)
-	if !branch && stmtID < 0 {
+	decide := r.decisions(fs) && !r.isConst(e)
+	if !branch && !decide && stmtID < 0 {
 		return
 	}
-	var open, close string
-	if branch {
+	open, close := "bool(", ")"
+	if branch || decide {
 		id := r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" true")
 		r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" false")
-		open = fmt.Sprintf("%s.B(bool(", rtName)
-		close = fmt.Sprintf("), &%s, &%s)", r.ctr(id), r.ctr(id+1))
+		if branch {
+			open = fmt.Sprintf("%s.B(%s", rtName, open)
+			close += fmt.Sprintf(", &%s, &%s)", r.ctr(id), r.ctr(id+1))
+		}
+		if decide {
+			fs.usesT = true
+			open = fmt.Sprintf("%s.D(%d, %s", tName, id, open)
+			close += ")"
+		}
 	}
-	if stmtID >= 0 {
-		open = fmt.Sprintf("%s.SC(&%s, bool(", rtName, r.ctr(uint32(stmtID))) + open
-		close += "))"
+	if stmtID >= 0 && r.events&trace.EventStmt != 0 {
+		open = fmt.Sprintf("%s.SC(&%s, %s", rtName, r.ctr(uint32(stmtID)), open)
+		close += ")"
+	}
+	if stmtID >= 0 && r.steps(fs) {
+		// The step goes first: the receiver's call runs before the
+		// condition's own calls.
+		fs.usesT = true
+		open = fmt.Sprintf("%s.K(%d).Pass(%s", tName, stmtID, open)
+		close += ")"
 	}
 	r.usesRT = true
 	r.insert(r.offset(e.Pos()), false, -100, open)
@@ -652,8 +714,18 @@ func (r *fileRewriter) logicalAt(fs *funcState, e ast.Expr) {
 	r.usesRT = true
 	id := r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, "operand true")
 	r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, "operand false")
-	r.insert(r.offset(e.Pos()), false, 0, fmt.Sprintf("(%s.B(", rtName))
-	r.insert(r.offset(e.End()), true, 0, fmt.Sprintf(", &%s, &%s) == true)", r.ctr(id), r.ctr(id+1)))
+	open, close := "(", " == true)"
+	if r.events&trace.EventBranch != 0 {
+		open += rtName + ".B("
+		close = fmt.Sprintf(", &%s, &%s)", r.ctr(id), r.ctr(id+1)) + close
+	}
+	if r.decisions(fs) {
+		fs.usesT = true
+		open += fmt.Sprintf("%s.D(%d, ", tName, id)
+		close = ")" + close
+	}
+	r.insert(r.offset(e.Pos()), false, 0, open)
+	r.insert(r.offset(e.End()), true, 0, close)
 }
 
 func isComparison(e ast.Expr) bool {

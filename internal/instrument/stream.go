@@ -55,6 +55,52 @@ func funcKey(f *types.Func) uint32 {
 	return k
 }
 
+// varSite adds a read or write site naming the variable v (nil: none),
+// with v's declaring position.
+func (r *fileRewriter) varSite(kind trace.Kind, from, to token.Pos, fn, info string, v types.Object) uint32 {
+	a, b := r.position(from), r.position(to)
+	s := trace.Site{Kind: kind, File: r.path, Line: a.Line, Col: a.Column, EndLine: b.Line, EndCol: b.Column, Func: fn, Info: info}
+	if v != nil && v.Pos().IsValid() {
+		d := r.position(v.Pos())
+		s.DeclFile, s.DeclLine, s.DeclCol = d.Filename, d.Line, d.Column
+		if r.fset.File(v.Pos()) == r.tokFile {
+			s.DeclFile = r.path
+		}
+	}
+	return r.sites.add(s)
+}
+
+// rootVar returns the variable an operand is rooted in: x of x, p.f,
+// s[i].f, *p; nil when there is none (a call, a qualified identifier).
+func (r *fileRewriter) rootVar(e ast.Expr) types.Object {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			if v, ok := r.info.ObjectOf(x).(*types.Var); ok {
+				return v
+			}
+			return nil
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			if _, ok := r.info.Selections[x]; !ok {
+				v, _ := r.info.Uses[x.Sel].(*types.Var) // pkg.Var
+				if v == nil {
+					return nil
+				}
+				return v
+			}
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
 func exprText(r *fileRewriter, e ast.Expr) string {
 	return string(r.src[r.offset(e.Pos()):r.offset(e.End())])
 }
@@ -83,7 +129,7 @@ func (r *fileRewriter) walk(fs *funcState, e ast.Expr, unit ast.Node, depth int,
 	case *ast.ParenExpr:
 		r.walk(fs, x.X, unit, depth+1, ctx)
 	case *ast.BinaryExpr:
-		if (x.Op == token.LAND || x.Op == token.LOR) && r.events&trace.EventBranch != 0 {
+		if (x.Op == token.LAND || x.Op == token.LOR) && (r.events&trace.EventBranch != 0 || r.decisions(fs)) {
 			r.logical(fs, x)
 			return
 		}
@@ -104,6 +150,7 @@ func (r *fileRewriter) walk(fs *funcState, e ast.Expr, unit ast.Node, depth int,
 		r.walk(fs, x.X, unit, depth+1, ctxValue)
 	case *ast.StarExpr:
 		r.walk(fs, x.X, unit, depth+1, ctxValue)
+		r.elemRead(fs, x, unit, depth)
 	case *ast.SelectorExpr:
 		if sel, ok := r.info.Selections[x]; ok {
 			if sel.Kind() == types.FieldVal || sel.Kind() == types.MethodVal {
@@ -113,13 +160,24 @@ func (r *fileRewriter) walk(fs *funcState, e ast.Expr, unit ast.Node, depth int,
 					r.lvalueAt(fs, x.X, unit, depth+1) // a struct value: x.f is x's storage
 				}
 			}
+			if sel.Kind() == types.FieldVal {
+				r.elemRead(fs, x, unit, depth)
+			}
 			return
 		}
-		// A qualified identifier (pkg.Var): not wrapped, its package
-		// may be another's.
+		// A qualified identifier: a variable of another package is read
+		// through its address.
+		if _, ok := r.info.Uses[x.Sel].(*types.Var); ok {
+			r.elemRead(fs, x, unit, depth)
+		}
 	case *ast.IndexExpr:
 		r.indexBase(fs, x.X, unit, depth)
 		r.walk(fs, x.Index, unit, depth+1, ctxValue)
+		if ctx != ctxMulti && ctx != ctxMultiStmt {
+			if tv, ok := r.info.Types[x.X]; ok && tv.IsValue() {
+				r.elemRead(fs, x, unit, depth)
+			}
+		}
 	case *ast.IndexListExpr:
 		r.walk(fs, x.X, unit, depth+1, ctxValue)
 	case *ast.SliceExpr:
@@ -233,15 +291,128 @@ func (r *fileRewriter) read(fs *funcState, id *ast.Ident, unit ast.Node, depth i
 		return
 	}
 	v, ok := r.info.Uses[id].(*types.Var)
-	if !ok || v.IsField() || !wantsValue(v.Type()) {
+	if !ok || v.IsField() {
 		return
 	}
 	if !fs.safe[v] && r.callAfter(unit, id.End()) {
 		return
 	}
-	site := r.site(trace.KindRead, id.Pos(), id.End(), fs.name, id.Name)
+	if !wantsValue(v.Type()) {
+		// A struct or array variable is read through its address (the
+		// value is copied once, as plain), recording its type and where
+		// it is.
+		switch under(v.Type()).(type) {
+		case *types.Struct, *types.Array:
+			if fs.modern {
+				site := r.varSite(trace.KindRead, id.Pos(), id.End(), fs.name, id.Name, v)
+				fs.usesT = true
+				r.wrap(id, depth, fmt.Sprintf("%s.RA(%s, %d, &", rtName, tName, site), ")")
+			}
+		}
+		return
+	}
+	site := r.varSite(trace.KindRead, id.Pos(), id.End(), fs.name, id.Name, v)
 	fs.usesT = true
 	r.wrap(id, depth, fmt.Sprintf("%s.R(%s, %d, ", rtName, tName, site), ")")
+}
+
+// elemReads reports whether element, field and dereference reads are
+// recorded in fs, at e: the wrappers are generic functions whose type
+// arguments come from core types and untyped constants (go1.21), and a
+// wrapped read runs before the calls that follow it, so none may.
+func (r *fileRewriter) elemReads(fs *funcState, e ast.Expr, unit ast.Node) bool {
+	return fs.stream && fs.generic && fs.modern && r.events&trace.EventRead != 0 &&
+		wantsValue(r.info.TypeOf(e)) && !r.callAfter(unit, e.End())
+}
+
+// addressable reports whether e denotes storage whose address can be
+// taken: a variable, a field of addressable storage or through a pointer,
+// a slice element, an element of an addressable array, a dereference.
+func (r *fileRewriter) addressable(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Ident:
+		_, ok := r.info.ObjectOf(x).(*types.Var)
+		return ok && x.Name != "_"
+	case *ast.ParenExpr:
+		return r.addressable(x.X)
+	case *ast.StarExpr:
+		return true
+	case *ast.SelectorExpr:
+		sel, ok := r.info.Selections[x]
+		if !ok {
+			_, isVar := r.info.Uses[x.Sel].(*types.Var)
+			return isVar
+		}
+		if sel.Kind() != types.FieldVal {
+			return false
+		}
+		if isPointerOrIface(r.info.TypeOf(x.X)) || sel.Indirect() {
+			return true
+		}
+		return r.addressable(x.X)
+	case *ast.IndexExpr:
+		switch t := under(r.info.TypeOf(x.X)).(type) {
+		case *types.Slice:
+			return true
+		case *types.Pointer:
+			_, arr := under(t.Elem()).(*types.Array)
+			return arr
+		case *types.Array:
+			return r.addressable(x.X)
+		}
+	}
+	return false
+}
+
+// elemRead wraps the read of an element, a map entry, a field or a
+// dereference, recording where it read: RE(t, site, s, i), RK(t, site,
+// m, k), RA(t, site, &p.f).
+func (r *fileRewriter) elemRead(fs *funcState, e ast.Expr, unit ast.Node, depth int) {
+	if !r.elemReads(fs, e, unit) {
+		return
+	}
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		if _, tp := r.info.TypeOf(x.X).(*types.TypeParam); tp {
+			return
+		}
+		var fn, slice string
+		switch t := under(r.info.TypeOf(x.X)).(type) {
+		case *types.Slice:
+			fn = "RE"
+		case *types.Map:
+			fn = "RK"
+		case *types.Array:
+			if !r.addressable(x.X) {
+				return
+			}
+			fn, slice = "RE", "[:]"
+		case *types.Pointer:
+			if _, arr := under(t.Elem()).(*types.Array); !arr {
+				return
+			}
+			fn, slice = "RE", "[:]"
+		default:
+			return
+		}
+		site := r.varSite(trace.KindRead, x.Pos(), x.End(), fs.name, exprText(r, x), r.rootVar(x))
+		fs.usesT = true
+		r.usesRT = true
+		r.insert(r.offset(x.Pos()), false, depth, fmt.Sprintf("%s.%s(%s, %d, ", rtName, fn, tName, site))
+		if slice != "" {
+			r.insert(r.offset(x.X.End()), true, -depth, slice)
+		}
+		r.replace(r.offset(x.Lbrack), r.offset(x.Lbrack)+1, ", ")
+		r.replace(r.offset(x.Rbrack), r.offset(x.Rbrack)+1, ")")
+	case *ast.SelectorExpr, *ast.StarExpr:
+		if !r.addressable(x) {
+			return
+		}
+		site := r.varSite(trace.KindRead, x.Pos(), x.End(), fs.name, exprText(r, x), r.rootVar(x))
+		fs.usesT = true
+		r.usesRT = true
+		r.wrap(x, depth, fmt.Sprintf("%s.RA(%s, %d, &", rtName, tName, site), ")")
+	}
 }
 
 // callAfter reports whether a call or receive of unit starts after pos:
@@ -466,22 +637,47 @@ func (r *fileRewriter) recv(fs *funcState, x *ast.UnaryExpr, depth int) {
 
 // send wraps the value of a send statement (not in a select case).
 func (r *fileRewriter) send(fs *funcState, s *ast.SendStmt) {
-	if !fs.stream || !fs.generic || r.events&trace.EventChan == 0 || r.isConst(s.Value) {
+	if !fs.stream || r.events&trace.EventChan == 0 {
 		return
 	}
-	if tv, ok := r.info.Types[s.Value]; !ok || tv.IsNil() {
+	tv, ok := r.info.Types[s.Value]
+	if !ok || tv.IsNil() {
 		return
 	}
-	if ch, ok := under(r.info.TypeOf(s.Chan)).(*types.Chan); !ok || !types.Identical(ch.Elem(), r.info.TypeOf(s.Value)) {
-		return // the value is converted to the element type: recording it would change its type
+	ch, ok := under(r.info.TypeOf(s.Chan)).(*types.Chan)
+	if !ok || !fs.generic || r.isConst(s.Value) || !types.Identical(ch.Elem(), r.info.TypeOf(s.Value)) {
+		// A constant, or a value converted to the element type: wrapping
+		// it would change its type. When it can be evaluated again, it is
+		// recorded before the send.
+		if text := r.sentValue(s.Value); text != "" && r.inList[s] {
+			site := r.site(trace.KindSend, s.Pos(), s.End(), fs.name, "send")
+			fs.usesT = true
+			r.insert(r.offset(s.Pos()), false, -800, fmt.Sprintf("%s.Sent(%d, %s, %s);", tName, site, r.chanOperand(s.Chan), text))
+		}
+		return
 	}
 	site := r.site(trace.KindSend, s.Pos(), s.End(), fs.name, "send")
 	fs.usesT = true
 	r.wrap(s.Value, 0, fmt.Sprintf("%s.Send(%s, %d, %s, ", rtName, tName, site, r.chanOperand(s.Chan)), ")")
 }
 
+// sentValue returns the text of a sent value that can be evaluated again
+// with no effect (a constant or a variable), or "".
+func (r *fileRewriter) sentValue(e ast.Expr) string {
+	if r.isConst(e) {
+		return exprText(r, e)
+	}
+	if id, ok := unparen(e).(*ast.Ident); ok {
+		if _, isVar := r.info.Uses[id].(*types.Var); isVar {
+			return id.Name
+		}
+	}
+	return ""
+}
+
 // comm instruments a select case's communication: a receive is recorded
-// at the start of the case's body.
+// at the start of the case's body, and so is a send of a constant or a
+// variable (the case ran, so it was sent).
 func (r *fileRewriter) comm(fs *funcState, c *ast.CommClause) {
 	var recv *ast.UnaryExpr
 	var val string
@@ -489,6 +685,13 @@ func (r *fileRewriter) comm(fs *funcState, c *ast.CommClause) {
 	case *ast.SendStmt:
 		r.walk(fs, s.Chan, s, 0, ctxValue)
 		r.walk(fs, s.Value, s, 0, ctxValue)
+		if text := r.sentValue(s.Value); text != "" && fs.stream && r.events&trace.EventChan != 0 {
+			if tv, ok := r.info.Types[s.Value]; ok && !tv.IsNil() {
+				site := r.site(trace.KindSend, s.Pos(), s.End(), fs.name, "send")
+				fs.usesT = true
+				r.insert(r.offset(c.Colon)+1, false, -850, fmt.Sprintf("%s.Sent(%d, %s, %s);", tName, site, r.chanOperand(s.Chan), text))
+			}
+		}
 	case *ast.ExprStmt:
 		recv, _ = unparen(s.X).(*ast.UnaryExpr)
 		r.walk(fs, s.X, s, 0, ctxComm)
@@ -589,12 +792,138 @@ func (r *fileRewriter) writes(fs *funcState, s ast.Stmt) []string {
 		if !r.rereadable(l, lhs) {
 			continue
 		}
-		text := exprText(r, l)
-		site := r.site(trace.KindWrite, l.Pos(), l.End(), fs.name, text)
-		fs.usesT = true
-		out = append(out, fmt.Sprintf(";%s.Wv(%d, %s)", tName, site, text))
+		out = append(out, ";"+r.writeRec(fs, l))
 	}
 	return out
+}
+
+// writeRec returns the call recording the value of the assigned operand
+// l, after the assignment, with where it was written when the file's Go
+// version allows: WA(t, site, &x) for variables, fields and
+// dereferences, WE(t, site, s, i) for elements, WK(t, site, m, k) for map
+// entries; Wv(site, l) otherwise.
+func (r *fileRewriter) writeRec(fs *funcState, l ast.Expr) string {
+	text := exprText(r, l)
+	site := r.varSite(trace.KindWrite, l.Pos(), l.End(), fs.name, text, r.rootVar(l))
+	fs.usesT = true
+	if fs.generic && fs.modern {
+		if x, ok := unparen(l).(*ast.IndexExpr); ok {
+			base, index := exprText(r, x.X), exprText(r, x.Index)
+			switch t := under(r.info.TypeOf(x.X)).(type) {
+			case *types.Slice:
+				return fmt.Sprintf("%s.WE(%s, %d, %s, %s)", rtName, tName, site, base, index)
+			case *types.Array:
+				return fmt.Sprintf("%s.WE(%s, %d, (%s)[:], %s)", rtName, tName, site, base, index)
+			case *types.Pointer:
+				if _, arr := under(t.Elem()).(*types.Array); arr {
+					return fmt.Sprintf("%s.WE(%s, %d, (%s)[:], %s)", rtName, tName, site, base, index)
+				}
+			case *types.Map:
+				return fmt.Sprintf("%s.WK(%s, %d, %s, %s)", rtName, tName, site, base, index)
+			}
+		} else if r.addressable(unparen(l)) {
+			r.usesRT = true
+			return fmt.Sprintf("%s.WA(%s, %d, &%s)", rtName, tName, site, text)
+		}
+	}
+	return fmt.Sprintf("%s.Wv(%d, %s)", tName, site, text)
+}
+
+// headerWrites records the writes of an if, switch or for statement's
+// init or post statement, where no statement can follow: the assigned
+// value is wrapped, x := W(t, site, v), or x++ becomes x = W(t, site,
+// x+1). Tuple assignments are not recorded.
+func (r *fileRewriter) headerWrites(fs *funcState, s ast.Stmt) {
+	if !fs.stream || !fs.generic || r.events&trace.EventWrite == 0 {
+		return
+	}
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		// One operand only: a wrapped value is recorded before the
+		// assignment, so the writes of a tuple would come before the
+		// reads of the values after them.
+		if len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+			return
+		}
+		for i, l := range s.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok || id.Name == "_" || !r.rereadable(l, s.Lhs) {
+				continue
+			}
+			v := r.info.ObjectOf(id)
+			rhs := s.Rhs[i]
+			tv, ok := r.info.Types[rhs]
+			if !ok || tv.IsNil() || v == nil {
+				continue
+			}
+			switch s.Tok {
+			case token.DEFINE:
+				// The variable takes the value's (default) type: W's type
+				// argument is the same.
+			case token.ASSIGN:
+				if tv.Value != nil || !types.Identical(tv.Type, v.Type()) {
+					continue
+				}
+			default:
+				// x op= v becomes x = W(t, site, x op (v)).
+				if len(s.Lhs) != 1 {
+					return
+				}
+				op := s.Tok.String()
+				op = op[:len(op)-1]
+				site := r.varSite(trace.KindWrite, l.Pos(), l.End(), fs.name, id.Name, v)
+				fs.usesT = true
+				r.usesRT = true
+				r.replace(r.offset(s.TokPos), r.offset(s.TokPos)+len(s.Tok.String()),
+					fmt.Sprintf("= %s.W(%s, %d, %s %s ", rtName, tName, site, id.Name, op))
+				r.wrap(rhs, 1000, "(", "))")
+				continue
+			}
+			site := r.varSite(trace.KindWrite, l.Pos(), l.End(), fs.name, id.Name, v)
+			fs.usesT = true
+			r.usesRT = true
+			r.wrap(rhs, -1000, fmt.Sprintf("%s.W(%s, %d, ", rtName, tName, site), ")")
+		}
+	case *ast.IncDecStmt:
+		id, ok := s.X.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			return
+		}
+		v, ok := r.info.ObjectOf(id).(*types.Var)
+		if !ok {
+			return
+		}
+		op := "+"
+		if s.Tok == token.DEC {
+			op = "-"
+		}
+		site := r.varSite(trace.KindWrite, id.Pos(), id.End(), fs.name, id.Name, v)
+		fs.usesT = true
+		r.usesRT = true
+		r.replace(r.offset(s.TokPos), r.offset(s.TokPos)+2, fmt.Sprintf(" = %s.W(%s, %d, %s %s 1)", rtName, tName, site, id.Name, op))
+	}
+}
+
+// deferLink links a deferred call to the callee's entry: the call is
+// announced just before it runs and closed just after, by two more
+// deferred calls, "defer t.V(site); defer f(x); defer t.C(site, key)"
+// (deferred calls run last first); recover stays directly in f.
+func (r *fileRewriter) deferLink(fs *funcState, s *ast.DeferStmt) {
+	if !fs.stream || r.events&trace.EventCall == 0 || !r.inList[s] || r.isBuiltin(s.Call) || r.isConversion(s.Call) {
+		return
+	}
+	key := uint32(0)
+	if f := r.staticCallee(s.Call); f != nil {
+		key = funcKey(f)
+	}
+	info := "func literal"
+	if _, lit := s.Call.Fun.(*ast.FuncLit); !lit {
+		info = exprText(r, s.Call.Fun)
+	}
+	site := r.site(trace.KindCall, s.Call.Pos(), s.Call.End(), fs.name, info)
+	fs.usesT = true
+	r.insert(r.offset(s.Pos()), false, -800, fmt.Sprintf("defer %s.V(%d);", tName, site))
+	r.insert(r.offset(s.End()), true, 800, fmt.Sprintf(";defer %s.C(%d, %d)", tName, site, key))
 }
 
 // rereadable reports whether the assigned operand l can be evaluated
@@ -663,9 +992,7 @@ func (r *fileRewriter) rangeEvents(fs *funcState, s *ast.RangeStmt) {
 			if l == nil || !r.rereadable(l, []ast.Expr{s.Key, s.Value}) {
 				continue
 			}
-			text := exprText(r, l)
-			site := r.site(trace.KindWrite, l.Pos(), l.End(), fs.name, text)
-			texts = append(texts, fmt.Sprintf("%s.Wv(%d, %s);", tName, site, text))
+			texts = append(texts, r.writeRec(fs, l)+";")
 		}
 	}
 	if _, ok := under(r.info.TypeOf(s.X)).(*types.Chan); ok && r.events&trace.EventChan != 0 {

@@ -7,6 +7,7 @@ package hazards
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 )
@@ -292,4 +293,112 @@ func Chain(a, b pt, ok bool) bool {
 	pa := &arr
 	copy((*pa)[:], "ab")
 	return ok && a.id().sum() == b.id().sum() && pa[1] == 'b'
+}
+
+// The constructs format 3 records precisely: elements, entries, fields
+// and dereferences read and written (with aliases), header writes,
+// deferred and go calls of named functions and method values, sends of
+// constants and converted values, in select cases too.
+
+type box struct {
+	name string
+	xs   []int
+	arr  [3]int
+	in   pt
+}
+
+func (b *box) rename(s string) { b.name = s }
+
+func addTo(p *int, d int) { *p += d }
+
+// Elements reads and writes elements, entries, fields and through
+// pointers; the results show that nothing moved.
+func Elements() string {
+	xs := []int{1, 2, 3}
+	ys := xs[1:]
+	ys[0] = 20 // xs[1] through an alias
+	m := map[string]int{"a": 1}
+	m["b"] = m["a"] + xs[1]
+	b := &box{name: "b", xs: xs}
+	b.xs[2] = b.xs[0] + len(b.name)
+	b.arr[1] = b.xs[2]
+	b.in.y = b.arr[1] * 2
+	v := *b
+	v.arr[0] = 9 // a copy
+	p := &b.arr[2]
+	*p = v.arr[0] + b.in.y
+	arr := [2]int{4, 5}
+	pa := &arr
+	pa[0] = pa[1] + arr[0]
+	n := len(io.EOF.Error())
+	whole := v.in
+	return fmt.Sprint(xs, m["b"], b.name, b.arr, b.in, v.arr[0], *p, arr, n, whole)
+}
+
+// Headers assigns in if, switch and for headers.
+func Headers(n int) string {
+	out := 0
+	if got := n * 2; got > 4 {
+		out += got
+	}
+	switch k := n + 1; {
+	case k > 2:
+		out += k
+	}
+	for i := 0; i < n; i++ {
+		out++
+	}
+	for j := 1; j < 100; j *= 3 {
+		out += j
+	}
+	var f float64
+	for f = 0.5; f < 2; f += 1 {
+		out++
+	}
+	return fmt.Sprint(out)
+}
+
+// Calls defers and starts named functions and method values.
+func Calls() (s string) {
+	b := &box{}
+	n := 1
+	defer func() { s += fmt.Sprint(n, b.name) }()
+	defer b.rename("deferred")
+	defer addTo(&n, 10)
+	done := make(chan bool)
+	c := &counter{}
+	go c.run(3, done)
+	<-done
+	go signal(done, 5)
+	<-done
+	return fmt.Sprint(c.n, " ")
+}
+
+type counter struct{ n int }
+
+func (c *counter) run(k int, done chan bool) {
+	for i := 0; i < k; i++ {
+		c.n += i
+	}
+	done <- true
+}
+
+func signal(done chan bool, _ int) { done <- true }
+
+// Sends sends constants and converted values, in select cases too.
+func Sends() string {
+	fc := make(chan float64, 2)
+	fc <- 2
+	var x = 3
+	ac := make(chan any, 2)
+	ac <- x
+	select {
+	case fc <- 1.5:
+	default:
+	}
+	select {
+	case ac <- x:
+	default:
+	}
+	return fmt.Sprint(<-fc, <-fc, <-ac, <-ac)
 }

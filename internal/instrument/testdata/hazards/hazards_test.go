@@ -46,6 +46,10 @@ func TestHazards(t *testing.T) {
 	check(t, "Shadow", fmt.Sprint(Shadow(3), Shadow(2), Shadow(1), Shadow(0)), "6 5 3 0")
 	check(t, "Tagged", Tagged(), true)
 	check(t, "Chain", Chain(pt{1, 2}, pt{2, 1}, true), true)
+	check(t, "Elements", Elements(), "[1 20 2] 21b[0 2 13] {0 4} 9 13 [9 5] 3 {0 4}")
+	check(t, "Headers", Headers(3)+Headers(1), "136"+"124")
+	check(t, "Calls", Calls(), "3 11deferred")
+	check(t, "Sends", Sends(), "2 1.5 3 3")
 }
 
 func TestParallel(t *testing.T) {
