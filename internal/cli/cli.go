@@ -47,6 +47,7 @@ func commands() []command {
 		{"reduce", "shrink a failure-inducing input (delta debugging)", runReduce},
 		{"slice", "trace where a value comes from: dynamic dependencies and slices", runSlice},
 		{"test", "run go test instrumented, recording a trace", runTest},
+		{"web", "serve the local web view of a trace (also: -http on rank, slice, mine, flow)", runWeb},
 	}
 }
 
