@@ -308,6 +308,7 @@ func failing(o trace.Outcome) bool {
 
 func (c *collector) spectra() *Spectra {
 	s := build(c.sites.Root, c.runs, c.events, c.sets)
+	s.Kinds = c.kinds
 	note := func(n int, format string) {
 		if n > 0 {
 			s.Notes = append(s.Notes, fmt.Sprintf(format, n))

@@ -194,6 +194,7 @@ func (c Counts) Passed() int { return c.EP + c.NP }
 // are present.
 type Spectra struct {
 	Root   string  // directory event files are relative to ("" when not known)
+	Kinds  Kinds   // the kinds of events collected (0 when not known: a Builder's)
 	Runs   []Run   // in the order they were added or found
 	Events []Event // sorted by position, kind and text
 	Notes  []string
@@ -344,6 +345,42 @@ func (s *Spectra) Filter(keep func(Event) bool) *Spectra {
 		sets = append(sets, set)
 	}
 	out := build(s.Root, s.Runs, events, sets)
-	out.Notes = s.Notes
+	out.Notes, out.Kinds = s.Notes, s.Kinds
+	return out
+}
+
+// FilterRuns returns the spectra of the runs keep accepts, with the events
+// they had.
+func (s *Spectra) FilterRuns(keep func(Run) bool) *Spectra {
+	var runs []Run
+	var sets [][]int
+	used := make([]bool, len(s.Events))
+	for r, run := range s.Runs {
+		if !keep(run) {
+			continue
+		}
+		runs = append(runs, run)
+		set := make([]int, len(s.runEvents[r]))
+		for i, e := range s.runEvents[r] {
+			set[i] = int(e)
+			used[e] = true
+		}
+		sets = append(sets, set)
+	}
+	var events []Event
+	renum := make([]int, len(s.Events))
+	for i, e := range s.Events {
+		if used[i] {
+			renum[i] = len(events)
+			events = append(events, e)
+		}
+	}
+	for _, set := range sets {
+		for i, e := range set {
+			set[i] = renum[e]
+		}
+	}
+	out := build(s.Root, runs, events, sets)
+	out.Notes, out.Kinds = s.Notes, s.Kinds
 	return out
 }

@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/culprit-go/culprit/internal/instrument"
@@ -49,6 +52,12 @@ to files or functions), table (the event table: events by runs), html (one
 self-contained page), sarif (SARIF 2.1.0), json (schema in docs/rank.md).
 -tree prints a decision tree over the events instead.
 
+Sharding (CI matrix jobs): culprit rank -shard i/n [-o FILE] runs the
+top-level tests whose name hashes to shard i of n (with their subtests,
+through go test -run) and writes their spectra file (JSON, versioned,
+docs/rank.md) instead of a ranking; every test is in exactly one shard.
+culprit rank -merge FILES... ranks the shards' files as one suite.
+
 Exit status: 0 when a ranking was written (whether or not tests failed:
 failing tests are the input), 2 for bad flags or packages and when no test
 failed (nothing to localize), 1 when the tests could not be run or the
@@ -74,6 +83,8 @@ func runRank(e *env, args []string) int {
 	testOut := fs.Bool("testout", false, "show go test's output on standard error (it is shown anyway when no test ran)")
 	testFiles := fs.Bool("testfiles", false, "rank events in _test.go files too (left out by default)")
 	color := fs.String("color", "auto", "color the listing: auto (on a terminal), always or never")
+	shard := fs.String("shard", "", "run shard `i/n` of the tests (1 <= i <= n, by a hash of each top-level test's name) and write its spectra file instead of a ranking")
+	merge := fs.Bool("merge", false, "rank the spectra files given as arguments (written by -shard) as one suite, without running anything")
 	inlinable := fs.Bool("inlinable", false, "record values in small functions the compiler would inline too (allocation counts can change)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), rankUsage)
@@ -135,10 +146,55 @@ func runRank(e *env, args []string) int {
 		errorf(e, "rank: -trace ranks an existing trace: it takes no packages or go test flags")
 		return exitUsage
 	}
+	shardI, shardN := 0, 0
+	if *shard != "" {
+		if shardI, shardN, err = spectrum.ParseShard(*shard); err != nil {
+			errorf(e, "rank: -shard: %v", err)
+			return exitUsage
+		}
+		switch {
+		case *traceDir != "" || *merge:
+			errorf(e, "rank: -shard runs tests: it takes neither -trace nor -merge")
+			return exitUsage
+		case hasRunFlag(goFlags):
+			errorf(e, "rank: -shard selects the tests with go test -run: it cannot be combined with -run")
+			return exitUsage
+		}
+	}
+	if *merge && (*traceDir != "" || len(pkgs) == 0 || len(goFlags) > 0) {
+		errorf(e, "rank: -merge takes spectra files as arguments, and neither -trace nor go test flags")
+		return exitUsage
+	}
 
 	dir := *traceDir
 	ranNothing := false
-	if dir == "" {
+	var s *spectrum.Spectra
+	if *merge {
+		s, err = mergeFiles(pkgs, kinds, eventsSet(fs))
+		if err != nil {
+			errorf(e, "rank: -merge: %v", err)
+			return exitUsage
+		}
+		kinds = s.Kinds
+	} else if shardN > 0 {
+		names, err := listTests(e, pkgs, goFlags)
+		if err != nil {
+			errorf(e, "rank: -shard: %v", err)
+			return exitFail
+		}
+		var mine []string
+		for _, n := range names {
+			if spectrum.ShardOf(n, shardN) == shardI {
+				mine = append(mine, regexp.QuoteMeta(n))
+			}
+		}
+		if len(mine) == 0 {
+			fmt.Fprintf(e.stderr, "culprit: rank: shard %s: none of the %d tests is in this shard\n", *shard, len(names))
+			return writeShard(e, &spectrum.Spectra{}, kinds, *shard, *out)
+		}
+		goFlags = append(goFlags, "-run", "^("+strings.Join(mine, "|")+")$")
+	}
+	if dir == "" && s == nil {
 		var goOut bytes.Buffer
 		var w io.Writer = &goOut
 		if *testOut {
@@ -168,13 +224,18 @@ func runRank(e *env, args []string) int {
 			}
 		}()
 	}
-	s, err := spectrum.Load(dir, spectrum.Options{Kinds: kinds, TestFiles: *testFiles})
-	if err != nil {
-		errorf(e, "rank: %v", err)
-		if errors.Is(err, os.ErrNotExist) {
-			return exitUsage
+	if s == nil {
+		s, err = spectrum.Load(dir, spectrum.Options{Kinds: kinds, TestFiles: *testFiles})
+		if err != nil {
+			errorf(e, "rank: %v", err)
+			if errors.Is(err, os.ErrNotExist) {
+				return exitUsage
+			}
+			return exitFail
 		}
-		return exitFail
+	}
+	if shardN > 0 {
+		return writeShard(e, s, kinds, *shard, *out)
 	}
 	switch {
 	case len(s.Runs) == 0:
@@ -253,4 +314,130 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// hasRunFlag reports whether go test flags select tests with -run.
+func hasRunFlag(flags []string) bool {
+	for _, f := range flags {
+		f = strings.TrimLeft(f, "-")
+		if f == "run" || strings.HasPrefix(f, "run=") || f == "test.run" || strings.HasPrefix(f, "test.run=") {
+			return true
+		}
+	}
+	return false
+}
+
+// listTests returns the names of the tests, examples and fuzz targets of
+// the packages, as go test -list prints them (build flags such as -tags
+// are passed on).
+func listTests(e *env, pkgs, goFlags []string) ([]string, error) {
+	args := []string{"test", "-list", "."}
+	for _, f := range goFlags {
+		if strings.HasPrefix(strings.TrimLeft(f, "-"), "tags=") {
+			args = append(args, f)
+		}
+	}
+	args = append(args, pkgs...)
+	cmd := exec.CommandContext(e.ctx, "go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go test -list: %v\n%s%s", err, out, stderr.Bytes())
+	}
+	var names []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if (strings.HasPrefix(line, "Test") || strings.HasPrefix(line, "Example") || strings.HasPrefix(line, "Fuzz")) && !strings.ContainsAny(line, " \t") {
+			names = append(names, line)
+		}
+	}
+	return names, nil
+}
+
+// writeShard writes a shard's spectra file to out (standard output when "").
+func writeShard(e *env, s *spectrum.Spectra, kinds spectrum.Kinds, shard, out string) int {
+	w := e.stdout
+	var file *os.File
+	if out != "" {
+		var err error
+		if file, err = os.Create(out); err != nil {
+			errorf(e, "rank: %v", err)
+			return exitUsage
+		}
+		w = file
+	}
+	err := s.Write(w, kinds, shard)
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		errorf(e, "rank: %v", err)
+		return exitFail
+	}
+	fmt.Fprintf(e.stderr, "culprit: rank: shard %s: %d failing and %d passing runs, %d events\n", shard, s.Failed(), s.Passed(), len(s.Events))
+	return exitOK
+}
+
+// eventsSet reports whether -events was given.
+func eventsSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "events" })
+	return set
+}
+
+// mergeFiles reads and merges spectra files. They must hold the same
+// event kinds; with -events (explicit), the merged spectra keep those
+// kinds, which the files must hold.
+func mergeFiles(names []string, kinds spectrum.Kinds, explicit bool) (*spectrum.Spectra, error) {
+	var all []*spectrum.Spectra
+	var have spectrum.Kinds
+	for i, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		s, k, err := spectrum.Read(bufio.NewReader(f))
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if i > 0 && k != have {
+			return nil, fmt.Errorf("%s holds events %s, %s holds %s: shards must record the same kinds", name, k, names[0], have)
+		}
+		have = k
+		all = append(all, s)
+	}
+	s := spectrum.Merge(all...)
+	s.Kinds = have
+	if explicit && kinds != have {
+		if kinds&^have != 0 {
+			return nil, fmt.Errorf("-events %s: the files hold %s", kinds, have)
+		}
+		k := kinds
+		s = s.Filter(func(e spectrum.Event) bool { return k.Has(e.Kind) })
+		s.Kinds = k
+	}
+	if st, err := os.Stat(s.Root); err != nil || !st.IsDir() {
+		// Shards ran on another machine: read sources here.
+		if wd, err := os.Getwd(); err == nil {
+			s.Root = moduleRoot(wd)
+		}
+	}
+	return s, nil
+}
+
+// moduleRoot returns the directory holding go.mod at or above dir, or dir.
+func moduleRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return dir
+		}
+		d = up
+	}
 }
