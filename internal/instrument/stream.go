@@ -3,6 +3,7 @@ package instrument
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"hash/fnv"
@@ -364,6 +365,21 @@ func (r *fileRewriter) addressable(e ast.Expr) bool {
 	return false
 }
 
+// keyFits reports whether the index k of map type m can be passed as
+// RK's or WK's key: an untyped constant (converted to the key type) or a
+// value of the key type itself (a value assignable to an interface key
+// would make type inference fail).
+func (r *fileRewriter) keyFits(k ast.Expr, m *types.Map) bool {
+	tv, ok := r.info.Types[k]
+	if !ok || tv.IsNil() {
+		return false
+	}
+	if tv.Value != nil {
+		return true // converted to the key type, as in the index
+	}
+	return types.Identical(tv.Type, m.Key())
+}
+
 // elemRead wraps the read of an element, a map entry, a field or a
 // dereference, recording where it read: RE(t, site, s, i), RK(t, site,
 // m, k), RA(t, site, &p.f).
@@ -381,6 +397,9 @@ func (r *fileRewriter) elemRead(fs *funcState, e ast.Expr, unit ast.Node, depth 
 		case *types.Slice:
 			fn = "RE"
 		case *types.Map:
+			if !r.keyFits(x.Index, t) {
+				return
+			}
 			fn = "RK"
 		case *types.Array:
 			if !r.addressable(x.X) {
@@ -664,7 +683,14 @@ func (r *fileRewriter) send(fs *funcState, s *ast.SendStmt) {
 // sentValue returns the text of a sent value that can be evaluated again
 // with no effect (a constant or a variable), or "".
 func (r *fileRewriter) sentValue(e ast.Expr) string {
-	if r.isConst(e) {
+	if tv := r.info.Types[e]; tv.Value != nil {
+		// Passed as an interface value, an integer constant becomes an
+		// int: it must fit.
+		if tv.Value.Kind() == constant.Int {
+			if _, exact := constant.Int64Val(tv.Value); !exact {
+				return ""
+			}
+		}
 		return exprText(r, e)
 	}
 	if id, ok := unparen(e).(*ast.Ident); ok {
@@ -819,7 +845,9 @@ func (r *fileRewriter) writeRec(fs *funcState, l ast.Expr) string {
 					return fmt.Sprintf("%s.WE(%s, %d, (%s)[:], %s)", rtName, tName, site, base, index)
 				}
 			case *types.Map:
-				return fmt.Sprintf("%s.WK(%s, %d, %s, %s)", rtName, tName, site, base, index)
+				if r.keyFits(x.Index, t) {
+					return fmt.Sprintf("%s.WK(%s, %d, %s, %s)", rtName, tName, site, base, index)
+				}
 			}
 		} else if r.addressable(unparen(l)) {
 			r.usesRT = true

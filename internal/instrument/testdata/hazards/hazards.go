@@ -400,5 +400,11 @@ func Sends() string {
 	case ac <- x:
 	default:
 	}
-	return fmt.Sprint(<-fc, <-fc, <-ac, <-ac)
+	uc := make(chan uint64, 1)
+	uc <- 1 << 63 // does not fit an int
+	ma := map[any]int{}
+	k := 2
+	ma[k] = 5 // an int key of an interface-keyed map
+	ma[3] = ma[k] + 1
+	return fmt.Sprint(<-fc, <-fc, <-ac, <-ac, <-uc, ma[3])
 }

@@ -49,7 +49,7 @@ func TestHazards(t *testing.T) {
 	check(t, "Elements", Elements(), "[1 20 2] 21b[0 2 13] {0 4} 9 13 [9 5] 3 {0 4}")
 	check(t, "Headers", Headers(3)+Headers(1), "136"+"124")
 	check(t, "Calls", Calls(), "3 11deferred")
-	check(t, "Sends", Sends(), "2 1.5 3 3")
+	check(t, "Sends", Sends(), "2 1.5 3 3 9223372036854775808 6")
 }
 
 func TestParallel(t *testing.T) {
