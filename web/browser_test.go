@@ -1,0 +1,210 @@
+package web_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/culprit-go/culprit/web"
+)
+
+var screenshot = flag.String("screenshot", "", "also save the browser test's source view screenshot to `FILE` (docs/web-middle.png)")
+
+// chromium returns the path of Debian's chromium, "" when it is missing.
+func chromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	return ""
+}
+
+// TestBrowser starts the view on the middle example's trace in headless
+// Chromium, clicks the top-ranked line, checks that its backward slice is
+// highlighted in the source, follows the link to the slice's graph and
+// checks that dot drew it (or, without Graphviz, that the page says so),
+// marks a statement "looks right" on the guided path, and saves
+// screenshots in the test's artifact directory.
+func TestBrowser(t *testing.T) {
+	exe := chromium()
+	if exe == "" {
+		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it): no browser test")
+	}
+	examples, err := filepath.Abs(filepath.Join("..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	traceDir := record(t, examples, "./middle")
+	s, err := web.Load(traceDir, web.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler(true))
+	defer ts.Close()
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1400, 1000),
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+
+	out := t.ArtifactDir()
+	save := func(name string, png []byte) {
+		p := filepath.Join(out, name)
+		if err := os.WriteFile(p, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", p)
+	}
+
+	// The ranking; click its top entry.
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(ts.URL+"/rank"),
+		chromedp.WaitVisible(chromedp.CSS("#ranking")),
+	); err != nil {
+		t.Fatalf("open the ranking: %v", err)
+	}
+	top, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#ranking tbody tr:first-child a.loc")))
+	if err != nil {
+		t.Fatalf("read the top-ranked line: %v", err)
+	}
+	if !strings.HasPrefix(top, "middle/middle.go:12:") {
+		t.Errorf("top-ranked line %q, want middle/middle.go:12 (return y, the defect)", top)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS("#ranking tbody tr:first-child a.loc")),
+		chromedp.WaitVisible(chromedp.CSS("tr.sel")),
+	); err != nil {
+		t.Fatalf("click the top-ranked line: %v", err)
+	}
+	sel, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS("tr.sel"), "data-key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.Value != "middle/middle.go:12" {
+		t.Errorf("selected line %q, want middle/middle.go:12", sel.Value)
+	}
+	// return y depends on y (the parameter, line 7) and on the
+	// condition x < z (line 11), which depends on 9 and 8.
+	slice, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("table.src tr.slice").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slice < 4 {
+		t.Errorf("%d lines highlighted as the backward slice, want at least 4 (lines 7, 8, 9, 11)", slice)
+	}
+	deps, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#panel ul.deps li").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deps < 2 {
+		t.Errorf("%d one-step dependencies listed, want a data and a control one", deps)
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	save("source.png", png)
+	if *screenshot != "" {
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.scrollTo(0, 0); true`)); err != nil {
+			t.Fatal(err)
+		}
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(*screenshot, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", *screenshot)
+	}
+
+	// The slice's graph.
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.ID("graph-back")),
+		chromedp.WaitVisible(chromedp.CSS("#graph, #no-dot")),
+	); err != nil {
+		t.Fatalf("open the slice graph: %v", err)
+	}
+	if _, err := exec.LookPath("dot"); err != nil {
+		msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("no-dot")))
+		if err != nil || !strings.Contains(msg, "Graphviz") {
+			t.Errorf("without dot: message %q (%v), want one naming Graphviz", msg, err)
+		}
+	} else {
+		width := 0
+		for range 50 {
+			width, err = chromedp.Run(ctx, chromedp.Evaluate[int](`(() => { const g = document.getElementById("graph"); return g && g.complete ? g.naturalWidth : 0 })()`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if width > 0 {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if width == 0 {
+			t.Errorf("the slice graph did not render")
+		}
+	}
+	if png, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)); err != nil {
+		t.Fatal(err)
+	}
+	save("graph.png", png)
+
+	// The guided path: marking a statement right leaves fewer to inspect.
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(ts.URL+"/guide"),
+		chromedp.WaitVisible(chromedp.ID("guide")),
+	); err != nil {
+		t.Fatalf("open the guided path: %v", err)
+	}
+	before, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("left")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#guide tr[data-key="middle/middle.go:7"] button`))); err != nil {
+		t.Fatalf("mark middle.go:7 right: %v", err)
+	}
+	after, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("left")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if png, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)); err != nil {
+		t.Fatal(err)
+	}
+	save("guide.png", png)
+	var nb, na int
+	fmt.Sscan(before, &nb)
+	fmt.Sscan(after, &na)
+	if nb == 0 || na >= nb {
+		t.Errorf("left to inspect: %q before marking middle.go:7 right, %q after; want fewer", before, after)
+	}
+}
