@@ -31,12 +31,18 @@ type Ranking struct {
 // first. Within a tie the order is the events' order (by file, line,
 // column, kind and text), so the ranking is deterministic.
 func Rank(s *Spectra, m Metric) *Ranking {
-	entries := make([]Entry, len(s.Events))
-	for i := range s.Events {
-		c := s.Counts(i)
+	return &Ranking{Metric: m, Spectra: s, Entries: RankCounts(s.counts, m)}
+}
+
+// RankCounts scores events given by their counts with m and sorts them,
+// most suspicious first; Entry.Event is the index into counts, which also
+// breaks ties.
+func RankCounts(counts []Counts, m Metric) []Entry {
+	entries := make([]Entry, len(counts))
+	for i, c := range counts {
 		entries[i] = Entry{Event: i, Counts: c, Score: m.Score(c)}
 	}
-	sort.SliceStable(entries, func(i, j int) bool {
+	sort.Slice(entries, func(i, j int) bool {
 		a, b := entries[i].Score, entries[j].Score
 		if same(a, b) {
 			return entries[i].Event < entries[j].Event
@@ -56,7 +62,7 @@ func Rank(s *Spectra, m Metric) *Ranking {
 		}
 		i = j
 	}
-	return &Ranking{Metric: m, Spectra: s, Entries: entries}
+	return entries
 }
 
 // same reports whether two scores are equal up to rounding: scores that

@@ -2,6 +2,7 @@ package spectrum
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -271,7 +272,15 @@ func build(root string, runs []Run, events []Event, sets [][]int) *Spectra {
 	for i := range order {
 		order[i] = i
 	}
-	sort.Slice(order, func(i, j int) bool { return events[order[i]].less(events[order[j]]) })
+	slices.SortFunc(order, func(i, j int) int {
+		switch {
+		case events[i].less(events[j]):
+			return -1
+		case events[j].less(events[i]):
+			return 1
+		}
+		return 0
+	})
 	renum := make([]int32, len(events))
 	sorted := make([]Event, len(events))
 	for newID, old := range order {
@@ -285,7 +294,7 @@ func build(root string, runs []Run, events []Event, sets [][]int) *Spectra {
 		for _, old := range set {
 			evs = append(evs, renum[old])
 		}
-		sort.Slice(evs, func(i, j int) bool { return evs[i] < evs[j] })
+		slices.Sort(evs)
 		evs = dedup(evs)
 		s.runEvents[r] = evs
 	}
