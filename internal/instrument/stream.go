@@ -641,7 +641,9 @@ func (r *fileRewriter) chanOperand(e ast.Expr) string {
 			return id.Name
 		}
 	}
-	return "nil"
+	// A typed nil: the generic Send and Recv must be able to infer the
+	// channel's type parameter from it.
+	return "interface{}(nil)"
 }
 
 // recv wraps a receive expression.

@@ -234,6 +234,10 @@ func Chans() string {
 	default:
 		got = append(got, -1)
 	}
+	// A channel reached through a field: its operand is not a variable.
+	box := struct{ c chan int }{make(chan int, 1)}
+	box.c <- len(got) * 7
+	got = append(got, <-box.c)
 	v, ok := <-ch
 	return fmt.Sprint(got, v, ok)
 }
