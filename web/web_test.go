@@ -214,6 +214,27 @@ func TestNoDot(t *testing.T) {
 	if code, _, _ := get(t, h, "/graph.svg"); code != http.StatusServiceUnavailable {
 		t.Errorf("/graph.svg without dot: status %d, want 503", code)
 	}
+
+	// Serve answers on its listener until its context is done.
+	ln, err := web.Listen("localhost:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	resp, err := http.Get(web.URL(ln) + "rank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("GET %srank: status %d", web.URL(ln), resp.StatusCode)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Serve after cancel: %v", err)
+	}
 }
 
 // TestMissingTrace checks that a missing trace directory is an error

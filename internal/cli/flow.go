@@ -14,6 +14,7 @@ import (
 	"github.com/culprit-go/culprit/internal/instrument"
 	sfl "github.com/culprit-go/culprit/report"
 	"github.com/culprit-go/culprit/trace"
+	"github.com/culprit-go/culprit/web"
 )
 
 const flowUsage = `Usage: culprit flow [flags] [packages] [-- go test flags]
@@ -59,6 +60,7 @@ func runFlow(e *env, args []string) int {
 	depth := fs.Int("depth", 0, "keep the nodes at most `N` edges from an output")
 	focus := fs.String("focus", "", "keep the paths from the values named `NAME` (x or x@2) to the outputs")
 	testOut := fs.Bool("testout", false, "show go test's output on standard error")
+	wf := addWebFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), flowUsage)
 		fs.PrintDefaults()
@@ -120,6 +122,10 @@ func runFlow(e *env, args []string) int {
 			return exitFail
 		}
 		dir = res.TraceDir
+	}
+	if wf.on() {
+		return serveWeb(e, "flow", wf, dir, web.Options{Test: *testName, Start: "/flow", Flow: flow.Options{Test: *testName, Return: *ret,
+			Call: *call, Var: *varAt, NoCond: *noCond, Reduce: *reduce, Unfold: *unfold, Depth: *depth, Focus: *focus}})
 	}
 	tr, err := trace.Open(dir)
 	if err != nil {

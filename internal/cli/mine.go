@@ -15,6 +15,7 @@ import (
 	"github.com/culprit-go/culprit/invariant"
 	creport "github.com/culprit-go/culprit/report"
 	"github.com/culprit-go/culprit/trace"
+	"github.com/culprit-go/culprit/web"
 )
 
 const mineUsage = `Usage: culprit mine [flags] [packages] [-- go test flags]
@@ -59,6 +60,7 @@ type runFlags struct {
 	testFiles *bool
 	calls     *int
 	inlinable *bool
+	extra     trace.EventSet // more events to record: all for -http
 }
 
 func addRunFlags(fs *flag.FlagSet) runFlags {
@@ -106,7 +108,7 @@ func collect(e *env, name string, rf runFlags, pkgs, goFlags []string) (*invaria
 		}
 		r, err := instrument.Run(e.ctx, instrument.Config{
 			Packages:  pkgs,
-			Events:    trace.EventFunc | trace.EventPanic | trace.EventCall,
+			Events:    trace.EventFunc | trace.EventPanic | trace.EventCall | rf.extra,
 			GoFlags:   goFlags,
 			Stdout:    w,
 			Stderr:    w,
@@ -155,6 +157,7 @@ func runMine(e *env, args []string) int {
 	pkgName := fs.String("package", "contracts", "package `NAME` of -format go")
 	fuzz := fs.String("fuzz", "", "also learn from the calls made while fuzzing with the fuzz target `NAME` (one package)")
 	fuzzTime := fs.String("fuzztime", "10s", "how long -fuzz fuzzes (`D`, as go test -fuzztime)")
+	wf := addWebFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), mineUsage)
 		fs.PrintDefaults()
@@ -200,7 +203,8 @@ func runMine(e *env, args []string) int {
 		goFlags = append(goFlags, "-fuzz=^"+*fuzz+"$", "-fuzztime="+*fuzzTime)
 	}
 	start := time.Now()
-	cs, _, status, stop := collect(e, "mine", rf, pkgs, goFlags)
+	rf.extra = wf.events()
+	cs, res, status, stop := collect(e, "mine", rf, pkgs, goFlags)
 	if stop {
 		return status
 	}
@@ -217,6 +221,13 @@ func runMine(e *env, args []string) int {
 			errorf(e, "mine: no call was made by a test of the selected outcome (-from %s)", *from)
 			return exitFail
 		}
+	}
+	if wf.on() {
+		dir := *rf.traceDir
+		if res != nil {
+			dir = res.TraceDir
+		}
+		return serveWeb(e, "mine", wf, dir, web.Options{Contracts: c, TestFiles: *rf.testFiles, Start: "/mine"})
 	}
 	w, closeOut, err := output(*out, e.stdout)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/culprit-go/culprit/internal/instrument"
 	sfl "github.com/culprit-go/culprit/report"
 	"github.com/culprit-go/culprit/spectrum"
+	"github.com/culprit-go/culprit/web"
 )
 
 const rankUsage = `Usage: culprit rank [flags] [packages] [-- go test flags]
@@ -86,6 +87,7 @@ func runRank(e *env, args []string) int {
 	shard := fs.String("shard", "", "run shard `i/n` of the tests (1 <= i <= n, by a hash of each top-level test's name) and write its spectra file instead of a ranking")
 	merge := fs.Bool("merge", false, "rank the spectra files given as arguments (written by -shard) as one suite, without running anything")
 	inlinable := fs.Bool("inlinable", false, "record values in small functions the compiler would inline too (allocation counts can change)")
+	wf := addWebFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), rankUsage)
 		fs.PrintDefaults()
@@ -202,7 +204,7 @@ func runRank(e *env, args []string) int {
 		}
 		res, err := instrument.Run(e.ctx, instrument.Config{
 			Packages:  pkgs,
-			Events:    spectrum.Needs(kinds),
+			Events:    spectrum.Needs(kinds) | wf.events(),
 			GoFlags:   goFlags,
 			Inlinable: *inlinable,
 			Stdout:    w,
@@ -223,6 +225,9 @@ func runRank(e *env, args []string) int {
 				e.stderr.Write(goOut.Bytes())
 			}
 		}()
+	}
+	if wf.on() && s == nil && shardN == 0 {
+		return serveWeb(e, "rank", wf, dir, web.Options{Metric: metrics[0], Kinds: kinds, TestFiles: *testFiles})
 	}
 	if s == nil {
 		s, err = spectrum.Load(dir, spectrum.Options{Kinds: kinds, TestFiles: *testFiles})

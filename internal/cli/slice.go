@@ -17,6 +17,7 @@ import (
 	"github.com/culprit-go/culprit/internal/instrument"
 	sfl "github.com/culprit-go/culprit/report"
 	"github.com/culprit-go/culprit/trace"
+	"github.com/culprit-go/culprit/web"
 )
 
 const sliceUsage = `Usage: culprit slice [flags] [packages] [-- go test flags]
@@ -62,6 +63,7 @@ func runSlice(e *env, args []string) int {
 	ret := fs.String("return", "", "criterion: the return values of function `FUNC`")
 	forward := fs.Bool("forward", false, "slice forward: what the criterion influenced")
 	testOut := fs.Bool("testout", false, "show go test's output on standard error")
+	wf := addWebFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), sliceUsage)
 		fs.PrintDefaults()
@@ -135,6 +137,9 @@ func runSlice(e *env, args []string) int {
 				e.stderr.Write(goOut.Bytes())
 			}
 		}()
+	}
+	if wf.on() {
+		return serveWeb(e, "slice", wf, dir, web.Options{Test: *testName, Start: "/source"})
 	}
 	tr, err := trace.Open(dir)
 	if err != nil {
