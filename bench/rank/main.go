@@ -1,0 +1,538 @@
+// Command rank measures how well culprit rank localizes faults: it
+// injects single-statement faults into real modules (the latest version
+// from the module proxy, copied out of the module cache; only the copy is
+// changed), keeps the mutants that make at least one test fail, runs the
+// tests once per mutant instrumented, and ranks the events of each event
+// kind with every metric. It prints, per metric and event kind, the share
+// of faults ranked in the top 1, 3, 5 and 10 and the mean EXAM score,
+// with the best, average (expected under random tie breaking) and worst
+// placement of the fault within its tie.
+//
+// Mutation operators, each on one statement inside a function body of a
+// non-test file: flip (a comparison negated: < becomes >=, == becomes
+// !=), const (an integer literal off by one), swap (the operands of -, /,
+// %, <<, >>, <, >, <=, >= exchanged), delete (an expression, assignment or
+// ++/-- statement replaced by {}). Candidates are shuffled with -seed,
+// operators interleaved; mutants that do not compile or time out are
+// skipped, and at most -tries candidates are tried per module.
+//
+// The unit of inspection is the line: a line's score is the best score of
+// its events of the kind, the fault is the first line of the mutated
+// statement, and lines executed by the tests that no event of the kind
+// sits on are placed, tied, after every ranked line. EXAM is the fault's
+// position over the number of executed lines.
+//
+// Usage:
+//
+//	go run ./bench/rank [-modules a,b] [-mutants 20] [-events stmt,pred] [-seed 1] [-work DIR] [-markdown]
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/culprit-go/culprit/internal/instrument"
+	"github.com/culprit-go/culprit/spectrum"
+)
+
+// defaultModules are small modules of the instrumentation proof.
+var defaultModules = []string{
+	"github.com/google/uuid",
+	"github.com/Masterminds/semver/v3",
+	"github.com/dustin/go-humanize",
+	"github.com/google/btree",
+}
+
+func main() {
+	mods := flag.String("modules", strings.Join(defaultModules, ","), "comma-separated module paths")
+	perModule := flag.Int("mutants", 20, "failing mutants to keep per module")
+	tries := flag.Int("tries", 0, "candidates to try per module (0: 5 x -mutants)")
+	seed := flag.Int64("seed", 1, "seed of the mutants' order")
+	events := flag.String("events", "stmt,pred", "comma-separated event kinds to evaluate, each ranked alone (join kinds with + to rank them together: stmt+pred)")
+	work := flag.String("work", "", "work directory (default: a temporary one, removed)")
+	markdown := flag.Bool("markdown", false, "print the tables as Markdown")
+	timeout := flag.Duration("timeout", 2*time.Minute, "time limit of one go test run")
+	inlinable := flag.Bool("inlinable", false, "record values in small inlinable functions too")
+	flag.Parse()
+	if *tries == 0 {
+		*tries = 5 * *perModule
+	}
+	var kinds []spectrum.Kinds
+	var need spectrum.Kinds
+	for _, e := range strings.Split(*events, ",") {
+		k, err := spectrum.ParseKinds(strings.ReplaceAll(e, "+", ","))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "rank:", err)
+			os.Exit(2)
+		}
+		kinds = append(kinds, k)
+		need |= k | spectrum.KindsOf(spectrum.Stmt)
+	}
+	dir := *work
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "rank:", err)
+			os.Exit(1)
+		}
+		dir, _ = filepath.Abs(dir)
+	} else {
+		d, err := os.MkdirTemp("", "culprit-rank-bench-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "rank:", err)
+			os.Exit(1)
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	b := &bench{work: dir, kinds: kinds, need: need, timeout: *timeout, inlinable: *inlinable, log: os.Stderr}
+	ctx := context.Background()
+	start := time.Now()
+	var results []*faultResult
+	var sums []modSummary
+	for _, m := range strings.Split(*mods, ",") {
+		sum, rs, err := b.module(ctx, m, *perModule, *tries, *seed)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "rank: %s: %v\n", m, err)
+		}
+		sums = append(sums, sum)
+		results = append(results, rs...)
+	}
+	fmt.Printf("%s, %s/%s, %d CPUs, %s; seed %d; %s\n\n", time.Now().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), *seed, time.Since(start).Round(time.Second))
+	printModules(os.Stdout, sums, *markdown)
+	fmt.Println()
+	printAccuracy(os.Stdout, results, kinds, *markdown)
+}
+
+// bench runs the benchmark.
+type bench struct {
+	work      string
+	kinds     []spectrum.Kinds
+	need      spectrum.Kinds
+	timeout   time.Duration
+	inlinable bool
+	log       io.Writer
+}
+
+// modSummary is one module's line of the first table.
+type modSummary struct {
+	Module, Version         string
+	Candidates, Tried, Kept int
+	Survived, Broken, Slow  int
+	NotReproduced           int
+	ByOp                    map[string]int
+	Err                     string
+}
+
+// faultResult is one kept mutant: per event kinds and metric, the fault
+// line's placement.
+type faultResult struct {
+	Module string
+	Mutant mutant
+	Place  map[string]placement // kinds + "/" + metric
+}
+
+// placement is where the fault line landed in a ranking of lines.
+type placement struct {
+	Best, Worst int // the fault's tie group, 1-based positions
+	Total       int // executed lines
+}
+
+func (p placement) exam(which int) float64 {
+	pos := []float64{float64(p.Best), float64(p.Best+p.Worst) / 2, float64(p.Worst)}[which]
+	return pos / float64(p.Total)
+}
+
+// top returns the chance that the fault is in the first n lines: 1 or 0
+// for the best and worst placements, the share of tie orders for the
+// average.
+func (p placement) top(n, which int) float64 {
+	switch which {
+	case 0:
+		return b2f(p.Best <= n)
+	case 2:
+		return b2f(p.Worst <= n)
+	}
+	x := float64(n-p.Best+1) / float64(p.Worst-p.Best+1)
+	return max(0, min(1, x))
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// module runs the benchmark on one module.
+func (b *bench) module(ctx context.Context, mod string, want, tries int, seed int64) (modSummary, []*faultResult, error) {
+	sum := modSummary{Module: mod, ByOp: map[string]int{}}
+	dir, version, err := b.download(ctx, mod)
+	if err != nil {
+		sum.Err = err.Error()
+		return sum, nil, err
+	}
+	sum.Version = version
+	// Tests failing before any mutation are skipped in every run. A
+	// mutant's run may take ten times the unmutated one (and 20s), at
+	// most -timeout: loops made endless are cut short.
+	limit := b.timeout
+	t0 := time.Now()
+	base, err := b.goTest(ctx, dir, nil)
+	if err != nil {
+		sum.Err = err.Error()
+		return sum, nil, err
+	}
+	b.timeout = min(limit, max(20*time.Second, 10*time.Since(t0)))
+	defer func() { b.timeout = limit }()
+	var skip []string
+	for t := range base.failed {
+		skip = append(skip, regexp.QuoteMeta(strings.SplitN(t, "/", 2)[0]))
+	}
+	sort.Strings(skip)
+	var flags []string
+	if len(skip) > 0 {
+		flags = []string{"-skip", "^(" + strings.Join(skip, "|") + ")$"}
+		fmt.Fprintf(b.log, "%s: failing before mutation, skipped: %s\n", mod, strings.Join(skip, " "))
+	}
+	cands, err := candidates(dir)
+	if err != nil {
+		return sum, nil, err
+	}
+	sum.Candidates = len(cands)
+	var out []*faultResult
+	for _, m := range order(cands, seed) {
+		if sum.Kept >= want || sum.Tried >= tries {
+			break
+		}
+		sum.Tried++
+		path := filepath.Join(dir, filepath.FromSlash(m.File))
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return sum, out, err
+		}
+		if err := os.WriteFile(path, m.apply(src), 0o644); err != nil {
+			return sum, out, err
+		}
+		t1 := time.Now()
+		r, err := b.mutant(ctx, mod, dir, m, flags)
+		if werr := os.WriteFile(path, src, 0o644); werr != nil {
+			return sum, out, werr
+		}
+		switch {
+		case errors.Is(err, errSurvived):
+			sum.Survived++
+		case errors.Is(err, errBroken):
+			sum.Broken++
+		case errors.Is(err, errSlow):
+			sum.Slow++
+		case errors.Is(err, errNotReproduced):
+			sum.NotReproduced++
+		case err != nil:
+			return sum, out, err
+		default:
+			sum.Kept++
+			sum.ByOp[m.Op]++
+			out = append(out, r)
+			p := r.Place[b.kinds[0].String()+"/ochiai"]
+			fmt.Fprintf(b.log, "%s: kept %d/%d: %s: ochiai %s %d-%d of %d (%s)\n", mod, sum.Kept, want, m, b.kinds[0], p.Best, p.Worst, p.Total, time.Since(t1).Round(time.Second))
+		}
+	}
+	return sum, out, nil
+}
+
+var (
+	errSurvived      = errors.New("no test failed")
+	errBroken        = errors.New("does not build")
+	errSlow          = errors.New("timed out")
+	errNotReproduced = errors.New("no test failed instrumented")
+)
+
+// mutant tests one mutant plain, then, when a test fails, instrumented,
+// and places the fault in each ranking.
+func (b *bench) mutant(ctx context.Context, mod, dir string, m mutant, flags []string) (*faultResult, error) {
+	r, err := b.goTest(ctx, dir, flags)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.failed) == 0 {
+		return nil, errSurvived
+	}
+	traceDir := filepath.Join(b.work, "trace")
+	os.RemoveAll(traceDir)
+	tctx, cancel := context.WithTimeout(ctx, 3*b.timeout)
+	defer cancel()
+	var goOut bytes.Buffer
+	res, err := instrument.Run(tctx, instrument.Config{
+		Dir: dir, Packages: []string{"./..."}, Events: spectrum.Needs(b.need), TraceDir: traceDir,
+		GoFlags: append([]string{"-vet=off", "-timeout", b.timeout.String()}, flags...),
+		Stdout:  &goOut, Stderr: &goOut, Inlinable: b.inlinable,
+		Env: append(os.Environ(), "GOFLAGS=-mod=mod"),
+	})
+	if err != nil {
+		if tctx.Err() != nil {
+			return nil, errSlow
+		}
+		return nil, fmt.Errorf("%s: culprit: %v", m, err)
+	}
+	_ = res
+	stmts, err := spectrum.Load(traceDir, spectrum.Options{Kinds: spectrum.KindsOf(spectrum.Stmt)})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", m, err)
+	}
+	if stmts.Failed() == 0 {
+		return nil, errNotReproduced
+	}
+	total := len(lines(stmts))
+	fr := &faultResult{Module: mod, Mutant: m, Place: map[string]placement{}}
+	for _, k := range b.kinds {
+		s := stmts
+		if k != spectrum.KindsOf(spectrum.Stmt) {
+			if s, err = spectrum.Load(traceDir, spectrum.Options{Kinds: k}); err != nil {
+				return nil, fmt.Errorf("%s: %v", m, err)
+			}
+		}
+		for _, metric := range spectrum.Metrics(2) {
+			fr.Place[k.String()+"/"+metric.Name] = place(s, metric, m.File, m.Line, total)
+		}
+	}
+	return fr, nil
+}
+
+type lineKey struct {
+	file string
+	line int
+}
+
+// lines returns the lines the spectra's events sit on, with each line's
+// events.
+func lines(s *spectrum.Spectra) map[lineKey][]int {
+	out := map[lineKey][]int{}
+	for i, e := range s.Events {
+		k := lineKey{e.File, e.Line}
+		out[k] = append(out[k], i)
+	}
+	return out
+}
+
+// place ranks the lines of s by the best score of their events under m
+// and returns the fault line's placement among total executed lines.
+func place(s *spectrum.Spectra, m spectrum.Metric, file string, line, total int) placement {
+	ls := lines(s)
+	scores := make([]float64, 0, len(ls))
+	fault, found := 0.0, false
+	for k, evs := range ls {
+		best := m.Score(s.Counts(evs[0]))
+		for _, e := range evs[1:] {
+			best = max(best, m.Score(s.Counts(e)))
+		}
+		scores = append(scores, best)
+		if k.file == file && k.line == line {
+			fault, found = best, true
+		}
+	}
+	total = max(total, len(ls))
+	if !found {
+		return placement{Best: len(ls) + 1, Worst: total, Total: total}
+	}
+	p := placement{Total: total}
+	for _, x := range scores {
+		switch {
+		case x > fault && !near(x, fault):
+			p.Best++
+			p.Worst++
+		case near(x, fault):
+			p.Worst++
+		}
+	}
+	p.Best++
+	return p
+}
+
+func near(a, b float64) bool {
+	if a == b {
+		return true
+	}
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	return d <= 1e-12*max(1, max(abs(a), abs(b)))
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// testRun is what one plain go test run gave.
+type testRun struct {
+	failed map[string]bool // package.Test of failing tests
+}
+
+// goTest runs the module's tests plain with -json.
+func (b *bench) goTest(ctx context.Context, dir string, flags []string) (*testRun, error) {
+	tctx, cancel := context.WithTimeout(ctx, b.timeout+30*time.Second)
+	defer cancel()
+	args := append([]string{"test", "-json", "-count=1", "-vet=off", "-timeout", b.timeout.String()}, flags...)
+	cmd := exec.CommandContext(tctx, "go", append(args, "./...")...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if tctx.Err() != nil {
+		return nil, errSlow
+	}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		return nil, err
+	}
+	r := &testRun{failed: map[string]bool{}}
+	broken := false
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var ev struct{ Action, Package, Test, Output string }
+		if json.Unmarshal(line, &ev) != nil {
+			continue
+		}
+		switch {
+		case ev.Action == "fail" && ev.Test != "":
+			r.failed[ev.Test] = true
+		case ev.Action == "output" && (strings.Contains(ev.Output, "[build failed]") || strings.Contains(ev.Output, "[setup failed]")):
+			broken = true
+		case ev.Action == "output" && strings.Contains(ev.Output, "panic: test timed out"):
+			return nil, errSlow
+		}
+	}
+	if broken || (err != nil && len(r.failed) == 0) {
+		return nil, errBroken
+	}
+	return r, nil
+}
+
+// download fetches mod@latest through the module proxy and copies its
+// source into a writable directory of its own, as bench/instrument does:
+// the copy is the main module, and the only one mutated.
+func (b *bench) download(ctx context.Context, mod string) (dir, version string, err error) {
+	if err := os.WriteFile(filepath.Join(b.work, "go.mod"), []byte("module bench\n\ngo 1.21\n"), 0o644); err != nil {
+		return "", "", err
+	}
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", mod+"@latest")
+	cmd.Dir = b.work
+	out, err := cmd.Output()
+	if err != nil {
+		return "", "", fmt.Errorf("download %s: %w: %s", mod, err, out)
+	}
+	var info struct{ Dir, Version, Error string }
+	if err := json.Unmarshal(out, &info); err != nil {
+		return "", "", fmt.Errorf("download %s: %w", mod, err)
+	}
+	if info.Error != "" {
+		return "", "", fmt.Errorf("download %s: %s", mod, info.Error)
+	}
+	dir = filepath.Join(b.work, strings.NewReplacer("/", "_", "@", "_").Replace(mod+"@"+info.Version))
+	if err := os.RemoveAll(dir); err != nil {
+		return "", "", err
+	}
+	if err := os.CopyFS(dir, os.DirFS(info.Dir)); err != nil {
+		return "", "", fmt.Errorf("copy %s: %w", mod, err)
+	}
+	if err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil {
+			mode := os.FileMode(0o644)
+			if d.IsDir() {
+				mode = 0o755
+			}
+			err = os.Chmod(p, mode)
+		}
+		return err
+	}); err != nil {
+		return "", "", err
+	}
+	tidy := exec.CommandContext(ctx, "go", "mod", "download")
+	tidy.Dir = dir
+	if out, err := tidy.CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("%s: go mod download: %w: %s", mod, err, out)
+	}
+	return dir, info.Version, nil
+}
+
+func printModules(w io.Writer, mods []modSummary, markdown bool) {
+	rows := [][]string{{"module", "version", "candidates", "tried", "kept", "flip", "const", "swap", "delete", "survived", "no build", "timeout", "not reproduced"}}
+	for _, m := range mods {
+		if m.Err != "" {
+			rows = append(rows, []string{m.Module, "error: " + m.Err})
+			continue
+		}
+		rows = append(rows, []string{m.Module, m.Version, fmt.Sprint(m.Candidates), fmt.Sprint(m.Tried), fmt.Sprint(m.Kept),
+			fmt.Sprint(m.ByOp["flip"]), fmt.Sprint(m.ByOp["const"]), fmt.Sprint(m.ByOp["swap"]), fmt.Sprint(m.ByOp["delete"]),
+			fmt.Sprint(m.Survived), fmt.Sprint(m.Broken), fmt.Sprint(m.Slow), fmt.Sprint(m.NotReproduced)})
+	}
+	table(w, rows, markdown)
+}
+
+// printAccuracy prints, per event kinds and metric, top-N and EXAM as
+// "average [best-worst]".
+func printAccuracy(w io.Writer, results []*faultResult, kinds []spectrum.Kinds, markdown bool) {
+	rows := [][]string{{"events", "metric", "faults", "top-1 avg [best-worst]", "top-3", "top-5", "top-10", "EXAM avg [best-worst]"}}
+	for _, k := range kinds {
+		for _, m := range spectrum.Metrics(2) {
+			key := k.String() + "/" + m.Name
+			var ps []placement
+			for _, r := range results {
+				ps = append(ps, r.Place[key])
+			}
+			row := []string{k.String(), m.Name, fmt.Sprint(len(ps))}
+			cell := func(f func(p placement, which int) float64, pct string) string {
+				var v [3]float64
+				for which := range v {
+					for _, p := range ps {
+						v[which] += f(p, which)
+					}
+					if len(ps) > 0 {
+						v[which] /= float64(len(ps))
+					}
+				}
+				return fmt.Sprintf(pct+" ["+pct+"-"+pct+"]", 100*v[1], 100*v[0], 100*v[2])
+			}
+			for _, n := range []int{1, 3, 5, 10} {
+				row = append(row, cell(func(p placement, which int) float64 { return p.top(n, which) }, "%.0f%%"))
+			}
+			row = append(row, cell(func(p placement, which int) float64 { return p.exam(which) }, "%.1f%%"))
+			rows = append(rows, row)
+		}
+	}
+	table(w, rows, markdown)
+}
+
+func table(w io.Writer, rows [][]string, markdown bool) {
+	if markdown {
+		for i, r := range rows {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+			if i == 0 {
+				fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(r)))
+			}
+		}
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+}
