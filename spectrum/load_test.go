@@ -1,6 +1,7 @@
 package spectrum
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -214,5 +215,21 @@ func TestBodyEvents(t *testing.T) {
 	s, err := FromTrace(tr, Options{Kinds: KindsOf(Value)})
 	if err != nil || !strings.Contains(strings.Join(s.Notes, "\n"), "no reads and writes") {
 		t.Errorf("function events only: %v, notes %q", err, s.Notes)
+	}
+}
+
+// TestFrameShadowing checks that variables of one name declared at
+// different places stay apart, and that an argument (no declaring
+// position) is the variable its reads name.
+func TestFrameShadowing(t *testing.T) {
+	var f frame
+	f.set("n", "", 1)         // argument at entry
+	f.set("n", "a.go:1:8", 2) // a read of it
+	f.set("x", "a.go:2:2", 3)
+	f.set("x", "a.go:4:3", 4) // an inner x
+	f.set("x", "a.go:2:2", 5)
+	want := []numVar{{"n", "a.go:1:8", 2}, {"x", "a.go:2:2", 5}, {"x", "a.go:4:3", 4}}
+	if fmt.Sprint(f.vars) != fmt.Sprint(want) {
+		t.Errorf("frame %v, want %v", f.vars, want)
 	}
 }

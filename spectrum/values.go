@@ -39,6 +39,7 @@ type frame struct {
 
 type numVar struct {
 	name string
+	decl string // the declaring position (trace format 3), "" when not known
 	v    float64
 }
 
@@ -50,15 +51,23 @@ const (
 	maxStack     = 1024
 )
 
-func (f *frame) set(name string, v float64) {
+// set records the value of the variable name declared at decl ("" when
+// not known: arguments, traces before format 3). Two variables with one
+// name and different declarations (shadowing) are kept apart; a variable
+// without a declaring position is taken to be the one with its name.
+func (f *frame) set(name, decl string, v float64) {
 	for i := range f.vars {
-		if f.vars[i].name == name {
-			f.vars[i].v = v
+		x := &f.vars[i]
+		if x.name == name && (x.decl == decl || x.decl == "" || decl == "") {
+			x.v = v
+			if x.decl == "" {
+				x.decl = decl
+			}
 			return
 		}
 	}
 	if len(f.vars) < maxFrameVars {
-		f.vars = append(f.vars, numVar{name, v})
+		f.vars = append(f.vars, numVar{name, decl, v})
 	}
 }
 
@@ -119,7 +128,7 @@ func (c *collector) event(ps *procState, e trace.Event) {
 	case !body || len(e.Values) != 1:
 	case e.Tag == trace.TagRead && s.Kind == trace.KindRead:
 		if x, ok := number(e.Values[0]); ok && plainName(s.Info) {
-			ps.frameOf(e.Goroutine, s.Func).set(s.Info, x)
+			ps.frameOf(e.Goroutine, s.Func).set(s.Info, s.Decl(), x)
 		}
 	case e.Tag == trace.TagWrite && s.Kind == trace.KindWrite:
 		c.write(ps, e, s)
@@ -171,7 +180,7 @@ func (c *collector) funcEvent(ps *procState, e trace.Event, s trace.Site, f *fra
 		}
 		named[i] = namedValue{n, v}
 		if x, ok := number(v); ok && f != nil {
-			f.set(n, x)
+			f.set(n, "", x)
 		}
 	}
 	if skip {
@@ -237,7 +246,7 @@ func (c *collector) write(ps *procState, e trace.Event, s trace.Site) {
 		}
 	}
 	if isNum && plainName(s.Info) {
-		f.set(s.Info, x)
+		f.set(s.Info, s.Decl(), x)
 	}
 }
 
