@@ -78,15 +78,7 @@ func TestFromTrace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for r, run := range s.Runs {
-			var evs []string
-			for _, e := range s.RunEvents(r) {
-				evs = append(evs, s.Events[e].String())
-			}
-			got = append(got, run.Name+" "+run.Outcome.String()+": "+strings.Join(evs, "|"))
-		}
-		if g, w := strings.Join(got, "\n"), strings.Join(tt.want, "\n"); g != w {
+		if g, w := describeRuns(s), strings.Join(tt.want, "\n"); g != w {
 			t.Errorf("%s (%s):\ngot\n%s\nwant\n%s", tt.kinds, tt.reason, g, w)
 		}
 	}
@@ -197,15 +189,7 @@ func TestBodyEvents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for r, run := range s.Runs {
-			var evs []string
-			for _, e := range s.RunEvents(r) {
-				evs = append(evs, s.Events[e].String())
-			}
-			got = append(got, run.Name+" "+run.Outcome.String()+": "+strings.Join(evs, "|"))
-		}
-		if g, w := strings.Join(got, "\n"), strings.Join(tt.want, "\n"); g != w {
+		if g, w := describeRuns(s), strings.Join(tt.want, "\n"); g != w {
 			t.Errorf("%s (%s):\ngot\n%s\nwant\n%s", tt.kinds, tt.reason, g, w)
 		}
 	}
@@ -232,4 +216,17 @@ func TestFrameShadowing(t *testing.T) {
 	if fmt.Sprint(f.vars) != fmt.Sprint(want) {
 		t.Errorf("frame %v, want %v", f.vars, want)
 	}
+}
+
+// describeRuns lists each run as "name outcome: event|event...".
+func describeRuns(s *Spectra) string {
+	var got []string
+	for r, run := range s.Runs {
+		var evs []string
+		for _, e := range s.RunEvents(r) {
+			evs = append(evs, s.Events[e].String())
+		}
+		got = append(got, run.Name+" "+run.Outcome.String()+": "+strings.Join(evs, "|"))
+	}
+	return strings.Join(got, "\n")
 }
