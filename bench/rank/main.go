@@ -35,6 +35,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,6 +68,7 @@ func main() {
 	markdown := flag.Bool("markdown", false, "print the tables as Markdown")
 	timeout := flag.Duration("timeout", 2*time.Minute, "time limit of one go test run")
 	inlinable := flag.Bool("inlinable", false, "record values in small inlinable functions too")
+	jsonOut := flag.String("json", "", "also write every kept mutant's placements to `FILE`")
 	flag.Parse()
 	if *tries == 0 {
 		*tries = 5 * *perModule
@@ -115,6 +117,49 @@ func main() {
 	printModules(os.Stdout, sums, *markdown)
 	fmt.Println()
 	printAccuracy(os.Stdout, results, kinds, *markdown)
+	fmt.Println()
+	printOperators(os.Stdout, results, kinds[0], *markdown)
+	if *jsonOut != "" {
+		data, _ := json.MarshalIndent(results, "", "  ")
+		if err := os.WriteFile(*jsonOut, data, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "rank:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// printOperators prints, per mutation operator, Ochiai's top-5 and EXAM
+// for the event kinds k.
+func printOperators(w io.Writer, results []*faultResult, k spectrum.Kinds, markdown bool) {
+	rows := [][]string{{"operator", "faults", k.String() + " ochiai top-1 avg [best-worst]", "top-5", "EXAM"}}
+	for _, op := range []string{"flip", "const", "swap", "delete"} {
+		var ps []placement
+		for _, r := range results {
+			if r.Mutant.Op == op {
+				ps = append(ps, r.Place[k.String()+"/ochiai"])
+			}
+		}
+		rows = append(rows, []string{op, fmt.Sprint(len(ps)),
+			cell(ps, func(p placement, which int) float64 { return p.top(1, which) }, "%.0f%%"),
+			cell(ps, func(p placement, which int) float64 { return p.top(5, which) }, "%.0f%%"),
+			cell(ps, func(p placement, which int) float64 { return p.exam(which) }, "%.1f%%")})
+	}
+	table(w, rows, markdown)
+}
+
+// cell averages f over the placements for the best, average and worst
+// placement and prints "average [best-worst]".
+func cell(ps []placement, f func(p placement, which int) float64, pct string) string {
+	var v [3]float64
+	for which := range v {
+		for _, p := range ps {
+			v[which] += f(p, which)
+		}
+		if len(ps) > 0 {
+			v[which] /= float64(len(ps))
+		}
+	}
+	return fmt.Sprintf(pct+" ["+pct+"-"+pct+"]", 100*v[1], 100*v[0], 100*v[2])
 }
 
 // bench runs the benchmark.
@@ -362,22 +407,16 @@ func place(s *spectrum.Spectra, m spectrum.Metric, file string, line, total int)
 	return p
 }
 
+// near reports whether two scores are equal up to rounding, as spectrum
+// ties them (an infinite score equals only itself).
 func near(a, b float64) bool {
 	if a == b {
 		return true
 	}
-	d := a - b
-	if d < 0 {
-		d = -d
+	if math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return false
 	}
-	return d <= 1e-12*max(1, max(abs(a), abs(b)))
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
+	return math.Abs(a-b) <= 1e-12*max(1, max(math.Abs(a), math.Abs(b)))
 }
 
 // testRun is what one plain go test run gave.
@@ -498,22 +537,10 @@ func printAccuracy(w io.Writer, results []*faultResult, kinds []spectrum.Kinds, 
 				ps = append(ps, r.Place[key])
 			}
 			row := []string{k.String(), m.Name, fmt.Sprint(len(ps))}
-			cell := func(f func(p placement, which int) float64, pct string) string {
-				var v [3]float64
-				for which := range v {
-					for _, p := range ps {
-						v[which] += f(p, which)
-					}
-					if len(ps) > 0 {
-						v[which] /= float64(len(ps))
-					}
-				}
-				return fmt.Sprintf(pct+" ["+pct+"-"+pct+"]", 100*v[1], 100*v[0], 100*v[2])
-			}
 			for _, n := range []int{1, 3, 5, 10} {
-				row = append(row, cell(func(p placement, which int) float64 { return p.top(n, which) }, "%.0f%%"))
+				row = append(row, cell(ps, func(p placement, which int) float64 { return p.top(n, which) }, "%.0f%%"))
 			}
-			row = append(row, cell(func(p placement, which int) float64 { return p.exam(which) }, "%.1f%%"))
+			row = append(row, cell(ps, func(p placement, which int) float64 { return p.exam(which) }, "%.1f%%"))
 			rows = append(rows, row)
 		}
 	}

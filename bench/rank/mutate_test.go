@@ -3,6 +3,7 @@ package main
 import (
 	"go/parser"
 	"go/token"
+	"math"
 	"strings"
 	"testing"
 )
@@ -62,5 +63,13 @@ func TestPlace(t *testing.T) {
 	}
 	if p.exam(0) != 0.2 || p.exam(1) != 0.35 || p.exam(2) != 0.5 {
 		t.Errorf("exam: %v %v %v", p.exam(0), p.exam(1), p.exam(2))
+	}
+}
+
+// TestPlaceInfinite checks that an infinite score (DStar) ties only with
+// itself.
+func TestPlaceInfinite(t *testing.T) {
+	if near(math.Inf(1), 3) || near(3, math.Inf(1)) || !near(math.Inf(1), math.Inf(1)) || !near(0.1+0.2, 0.3) {
+		t.Error("near")
 	}
 }
