@@ -120,6 +120,40 @@ type builder struct {
 	lastIn int            // the latest node the test itself defined, -1
 	hit    map[*unit]bool // statements the test executed (its spectrum), when recorded
 	ver    *versioning    // per-execution nodes (Options.Versions), nil for the summary graph
+
+	// Memory (summary graphs): what was last written at each address or
+	// map entry, which variable lives at an address, the element and
+	// field definitions whose storage is known (a read of another
+	// element leaves them out), and element names made per site.
+	mem     map[memKey]map[int]bool
+	vaddr   map[uint64]varRef
+	located map[int]bool
+	elemN   map[token.Pos]map[string]bool
+	steps   map[int]*unit // statement site -> the unit its step starts
+}
+
+// memKey names storage: an address, or a map and a key.
+type memKey struct {
+	addr uint64
+	key  string
+}
+
+// varRef is a variable that lives at an address: the frame that holds
+// it (nil for a package-level variable) and its key.
+type varRef struct {
+	fr  *frame
+	key string
+}
+
+// locKey returns the storage a location names.
+func locKey(l trace.Loc) (memKey, bool) {
+	switch l.Kind {
+	case trace.LocAddr, trace.LocElem:
+		return memKey{addr: l.Addr}, l.Addr != 0
+	case trace.LocKey:
+		return memKey{addr: l.Base, key: l.Key.String()}, l.Base != 0
+	}
+	return memKey{}, false
 }
 
 type nodeKey struct {
@@ -159,9 +193,12 @@ type instance struct {
 	extra   []int             // nodes it depends on as a whole (received, recovered values)
 	values  map[string][]trace.Value
 	read    map[token.Pos]trace.Value // values read, by position of the read (versioned graphs)
+	rloc    map[token.Pos]trace.Loc   // storage read, by position of the read
+	wloc    map[token.Pos]trace.Loc   // storage written, by position of the written operand
 	check   bool                      // it calls t.Error and friends in the test itself
 	inTest  bool
 	decided bool
+	stepped bool // a step started it: only the next step (or a second write of one site) ends it
 }
 
 func newBuilder(sites []trace.Site, test *trace.Test) *builder {
@@ -171,6 +208,7 @@ func newBuilder(sites []trace.Site, test *trace.Test) *builder {
 		units: make([]*unit, len(sites)), funcs: make([]*function, len(sites)),
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
+		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]*unit{},
 	}
 	for i, s := range sites {
 		f := b.src.file(s.File)
@@ -262,9 +300,9 @@ func (b *builder) event(e trace.Event, inTest bool) {
 	}
 	switch e.Tag {
 	case trace.TagEnter, trace.TagExit, trace.TagStarted, trace.TagRead, trace.TagWrite, trace.TagCall,
-		trace.TagReturn, trace.TagPanic, trace.TagRecover, trace.TagSend, trace.TagRecv:
+		trace.TagReturn, trace.TagPanic, trace.TagRecover, trace.TagSend, trace.TagRecv, trace.TagStep:
 	default:
-		return // records the engine does not use yet (statement and decision streams)
+		return // records the engine does not use yet (decision streams)
 	}
 	g := b.gor(e.Goroutine)
 	switch e.Tag {
@@ -280,6 +318,9 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		return
 	}
 	u := b.units[e.Site]
+	if e.Tag == trace.TagStep {
+		u = b.stepUnit(e.Site)
+	}
 	if u == nil || len(g.stack) == 0 {
 		return
 	}
@@ -297,6 +338,7 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		b.end(fr)
 		fr.cur = &instance{u: u, lastPos: pos, wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}, lastEv: [2]int{int(e.Tag), e.Site}}
 		fr.cur.inTest = inTest
+		fr.cur.stepped = true
 		return
 	}
 	in := b.at(fr, u, pos, e)
@@ -309,8 +351,20 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			}
 			in.read[pos] = e.Values[0]
 		}
+		if e.Loc.Kind != trace.LocNone {
+			if in.rloc == nil {
+				in.rloc = map[token.Pos]trace.Loc{}
+			}
+			in.rloc[pos] = e.Loc
+		}
 	case trace.TagWrite:
 		in.wrote[e.Site] = true
+		if e.Loc.Kind != trace.LocNone {
+			if in.wloc == nil {
+				in.wloc = map[token.Pos]trace.Loc{}
+			}
+			in.wloc[pos] = e.Loc
+		}
 		if len(e.Values) > 0 {
 			in.values[site.Info] = append(in.values[site.Info], e.Values[0])
 		}
@@ -356,6 +410,29 @@ func (b *builder) event(e trace.Event, inTest bool) {
 	}
 }
 
+// stepUnit returns the unit a statement's step starts: the first unit of
+// the innermost function holding the statement at or after its start (an
+// if statement's init or condition), nil when there is none.
+func (b *builder) stepUnit(site int) *unit {
+	if u, ok := b.steps[site]; ok {
+		return u
+	}
+	var found *unit
+	s := b.sites[site]
+	if f := b.src.file(s.File); f != nil {
+		pos, end := f.pos(s.Line, s.Col), f.pos(s.EndLine, s.EndCol)
+		if fn := f.innermostFunc(pos); fn != nil {
+			for _, u := range fn.units {
+				if u.kind != UnitJoin && u.pos >= pos && (end <= pos || u.pos < end) && (found == nil || u.pos < found.pos) {
+					found = u
+				}
+			}
+		}
+	}
+	b.steps[site] = found
+	return found
+}
+
 // isCheck reports whether a callee as written is a test's failure report.
 func isCheck(callee string) bool {
 	i := strings.LastIndexByte(callee, '.')
@@ -379,6 +456,11 @@ func (b *builder) at(fr *frame, u *unit, pos token.Pos, e trace.Event) *instance
 		case trace.TagWrite:
 			restart = in.wrote[e.Site]
 		case trace.TagReturn, trace.TagRecover, trace.TagRecv:
+		case trace.TagRead, trace.TagCall:
+			if in.stepped {
+				break
+			}
+			fallthrough
 		default:
 			restart = len(in.wrote) > 0 || pos < in.lastPos || pos == in.lastPos && in.lastEv == [2]int{int(e.Tag), e.Site}
 		}
@@ -461,7 +543,7 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 		if i < len(e.Values) {
 			b.value(id, e.Values[i])
 		}
-		fr.vars[name] = map[int]bool{id: true}
+		fr.vars[fn.paramKey(name)] = map[int]bool{id: true}
 		var from []int
 		switch {
 		case method && i == 0:
@@ -578,15 +660,17 @@ func constant(n ast.Node) bool {
 	return true
 }
 
-// lookup returns the definitions a read of name in fr sees.
-func (b *builder) lookup(fr *frame, name string) map[int]bool {
+// lookup returns the definitions a read of the variable of key k (see
+// file.key) in fr sees.
+func (b *builder) lookup(fr *frame, k string) map[int]bool {
 	for f := fr; f != nil; f = f.lex {
-		if f.fn.locals[name] {
-			return f.vars[name]
+		if f.fn.owns(k) {
+			return f.vars[k]
 		}
 	}
+	name, p := splitKey(k)
 	dir := filepath.Dir(fr.fn.file.path)
-	if b.src.globals[dir][name] {
+	if !p.IsValid() && b.src.globals[dir][name] {
 		return b.global[dir+"\x00"+name]
 	}
 	return nil
@@ -597,14 +681,14 @@ func (b *builder) define(fr *frame, root string, id int, strong bool) {
 	var m map[string]map[int]bool
 	key := root
 	for f := fr; f != nil && m == nil; f = f.lex {
-		if f.fn.locals[root] {
+		if f.fn.owns(root) {
 			m = f.vars
 		}
 	}
 	if m == nil {
 		dir := filepath.Dir(fr.fn.file.path)
-		if b.src.globals[dir][root] {
-			m, key = b.global, dir+"\x00"+root
+		if name, p := splitKey(root); !p.IsValid() && b.src.globals[dir][name] {
+			m, key = b.global, dir+"\x00"+name
 		} else {
 			m = fr.vars
 		}
@@ -652,6 +736,23 @@ func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance
 			return true
 		})
 	}
+	// Elements, entries and fields read with their storage known: what
+	// was last written there, when instrumented code wrote it; else the
+	// root variable without the element writes known to be elsewhere.
+	memRead, rootOnly := b.memReads(n, assigned, in)
+	// &x takes x's address, not its value: reads through the pointer
+	// find x's definitions by address.
+	ast.Inspect(n, func(m ast.Node) bool {
+		if u, ok := m.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if id, ok := ast.Unparen(u.X).(*ast.Ident); ok {
+				rootOnly[id] = true
+			}
+		}
+		return true
+	})
+	for _, d := range memRead {
+		add(d)
+	}
 ids:
 	for _, id := range idents(n, assigned) {
 		for _, r := range skip {
@@ -659,9 +760,16 @@ ids:
 				continue ids
 			}
 		}
-		defs := b.lookup(fr, id.Name)
+		only, isRoot := rootOnly[id]
+		if isRoot && only {
+			continue
+		}
+		defs := b.lookup(fr, fr.fn.file.key(id))
 		ids := make([]int, 0, len(defs))
 		for d := range defs {
+			if isRoot && b.located[d] {
+				continue
+			}
 			ids = append(ids, d)
 		}
 		sort.Ints(ids)
@@ -683,6 +791,162 @@ ids:
 	}
 	return out
 }
+
+// memReads returns, for the element, entry, field and dereference
+// operands of n read with a known location, the definitions last
+// written there; rootOnly maps the root identifier of each such operand
+// (and of each assigned operand that is not a plain variable) to true
+// when the memory answered (the root's definitions are not read) and
+// false when it did not (its located element definitions are left out).
+func (b *builder) memReads(n ast.Node, assigned []ast.Expr, in *instance) (out []int, rootOnly map[*ast.Ident]bool) {
+	rootOnly = map[*ast.Ident]bool{}
+	for _, l := range assigned {
+		if _, plain := ast.Unparen(l).(*ast.Ident); !plain {
+			if r := rootIdent(l); r != nil {
+				rootOnly[r] = false
+			}
+		}
+	}
+	if b.ver != nil || in == nil || in.rloc == nil {
+		return nil, rootOnly
+	}
+	isAssigned := map[ast.Node]bool{}
+	for _, l := range assigned {
+		isAssigned[ast.Unparen(l)] = true
+	}
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch x := m.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
+			e := x.(ast.Expr)
+			if isAssigned[e] {
+				return true
+			}
+			l, ok := in.rloc[e.Pos()]
+			if !ok {
+				return true
+			}
+			r := rootIdent(e)
+			if r == nil {
+				return true
+			}
+			k, ok := locKey(l)
+			if !ok {
+				return true
+			}
+			defs, hit := b.mem[k]
+			if !hit {
+				if _, seen := rootOnly[r]; !seen {
+					rootOnly[r] = false
+				}
+				return true
+			}
+			ids := make([]int, 0, len(defs))
+			for d := range defs {
+				ids = append(ids, d)
+			}
+			sort.Ints(ids)
+			out = append(out, ids...)
+			rootOnly[r] = true
+			return true // the index's variables are read too
+		}
+		return true
+	})
+	return out, rootOnly
+}
+
+// written records what an assigned operand's definition id wrote: the
+// storage its write event named, and for a write through a pointer to a
+// variable, a definition of that variable.
+func (b *builder) written(fr *frame, in *instance, l ast.Expr, key string, id int) {
+	if b.ver != nil || in.wloc == nil {
+		return
+	}
+	loc, ok := in.wloc[l.Pos()]
+	if !ok {
+		return
+	}
+	k, ok := locKey(loc)
+	if !ok {
+		return
+	}
+	_, plain := ast.Unparen(l).(*ast.Ident)
+	if plain {
+		b.vaddr[k.addr] = varRef{b.owner(fr, key), key}
+	} else {
+		b.located[id] = true
+		if v, ok := b.vaddr[k.addr]; ok && k.key == "" {
+			if _, star := ast.Unparen(l).(*ast.StarExpr); star {
+				b.defineIn(v, id)
+			}
+		}
+	}
+	b.mem[k] = map[int]bool{id: true}
+}
+
+// owner returns the frame holding the variable of key k as seen from
+// fr, nil for a package-level variable.
+func (b *builder) owner(fr *frame, k string) *frame {
+	for f := fr; f != nil; f = f.lex {
+		if f.fn.owns(k) {
+			return f
+		}
+	}
+	return nil
+}
+
+// defineIn makes id the one definition of a variable written through a
+// pointer.
+func (b *builder) defineIn(v varRef, id int) {
+	if v.fr != nil {
+		v.fr.vars[v.key] = map[int]bool{id: true}
+		return
+	}
+	for k := range b.global {
+		if strings.HasSuffix(k, "\x00"+v.key) {
+			b.global[k] = map[int]bool{id: true}
+		}
+	}
+}
+
+// elemLabel names an element or entry definition by the storage written,
+// "xs[3]", `m["k"]`, when the write's location says; "" otherwise. A site
+// names at most maxElems elements; beyond, its operand's text.
+func (b *builder) elemLabel(f *file, l ast.Expr, in *instance) string {
+	x, ok := ast.Unparen(l).(*ast.IndexExpr)
+	if !ok || in.wloc == nil {
+		return ""
+	}
+	loc, ok := in.wloc[l.Pos()]
+	var idx string
+	switch {
+	case !ok:
+		return ""
+	case loc.Kind == trace.LocElem:
+		idx = fmt.Sprint(loc.Index)
+	case loc.Kind == trace.LocKey:
+		idx = loc.Key.String()
+	default:
+		return ""
+	}
+	name := f.text(x.X) + "[" + idx + "]"
+	seen := b.elemN[l.Pos()]
+	if seen == nil {
+		seen = map[string]bool{}
+		b.elemN[l.Pos()] = seen
+	}
+	if !seen[name] {
+		if len(seen) >= maxElems {
+			return ""
+		}
+		seen[name] = true
+	}
+	return name
+}
+
+// maxElems bounds the element nodes of one site in a summary graph.
+const maxElems = 16
 
 // end closes the frame's current instance: it creates the nodes of what
 // the unit defined, with their data and control dependencies, and
@@ -749,7 +1013,7 @@ func (b *builder) end(fr *frame) []int {
 		fr.tag = id
 		for _, l := range u.lhs {
 			if r := rootName(l); r != "" {
-				b.define(fr, r, def(r, l.Pos(), []int{id}), true)
+				b.define(fr, f.key(rootIdent(l)), def(r, l.Pos(), []int{id}), true)
 			}
 		}
 	case UnitRange:
@@ -763,7 +1027,7 @@ func (b *builder) end(fr *frame) []int {
 		if rs.Results == nil {
 			for _, r := range u.fn.results {
 				if r != "" {
-					for d := range b.lookup(fr, r) {
+					for d := range b.lookup(fr, u.fn.paramKey(r)) {
 						from = append(from, d)
 					}
 				}
@@ -816,10 +1080,10 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 		whole = b.reads(fr, u.node, lhs, in)
 	}
 	for i, l := range lhs {
-		root := rootName(l)
-		if root == "" {
+		if rootName(l) == "" {
 			continue
 		}
+		root := f.key(rootIdent(l))
 		from := base
 		switch {
 		case rhs != nil && b.ver != nil && appendsTo(l, rhs[i]):
@@ -853,7 +1117,13 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 				name, elem = en, coll
 			}
 		}
+		if b.ver == nil && !plain {
+			if en := b.elemLabel(f, l, in); en != "" {
+				name = en
+			}
+		}
 		id := def(name, l.Pos(), from)
+		b.written(fr, in, l, root, id)
 		if elem != "" {
 			b.g.Nodes[id].Elem = elem
 		}

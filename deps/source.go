@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -68,6 +69,102 @@ type file struct {
 	src   []byte
 	funcs []*function
 	units []*unit // every unit of the file, sorted by position
+	decls map[*ast.Object]token.Pos
+}
+
+// key identifies the variable an identifier names by its declaring
+// position: "x#1234" for a variable declared in a function (so shadowed
+// names stay apart), the bare name for package-level variables and
+// identifiers the parser could not resolve.
+func (f *file) key(id *ast.Ident) string {
+	if id == nil {
+		return ""
+	}
+	obj := id.Obj
+	if obj == nil || obj.Kind != ast.Var {
+		return id.Name
+	}
+	p, ok := f.decls[obj]
+	if !ok {
+		if d, isNode := obj.Decl.(ast.Node); isNode {
+			ast.Inspect(d, func(n ast.Node) bool {
+				if p.IsValid() {
+					return false
+				}
+				if x, isID := n.(*ast.Ident); isID && x.Obj == obj && x.Name == obj.Name {
+					p = x.Pos()
+				}
+				return true
+			})
+		}
+		inFunc := false
+		for _, fn := range f.funcs {
+			if fn.decl.Pos() <= p && p < fn.decl.End() {
+				inFunc = true
+				break
+			}
+		}
+		if !inFunc {
+			p = token.NoPos
+		}
+		f.decls[obj] = p
+	}
+	if !p.IsValid() {
+		return id.Name
+	}
+	return id.Name + "#" + strconv.Itoa(int(p))
+}
+
+// splitKey returns a variable key's name and declaring position.
+func splitKey(k string) (string, token.Pos) {
+	i := strings.IndexByte(k, '#')
+	if i < 0 {
+		return k, token.NoPos
+	}
+	n, _ := strconv.Atoi(k[i+1:])
+	return k[:i], token.Pos(n)
+}
+
+// owns reports whether fn declares the variable of key k.
+func (fn *function) owns(k string) bool {
+	name, p := splitKey(k)
+	return fn.locals[name] && (!p.IsValid() || fn.decl.Pos() <= p && p < fn.decl.End() && fn.innermostOf(p))
+}
+
+// innermostOf reports whether no function literal nested in fn holds p.
+func (fn *function) innermostOf(p token.Pos) bool {
+	for _, g := range fn.file.funcs {
+		if g != fn && g.decl.Pos() <= p && p < g.decl.End() && fn.decl.Pos() <= g.decl.Pos() && g.decl.End() <= fn.decl.End() {
+			return false
+		}
+	}
+	return true
+}
+
+// paramKey returns the key of fn's parameter, receiver or named result
+// called name.
+func (fn *function) paramKey(name string) string {
+	var ft *ast.FuncType
+	var recv *ast.FieldList
+	switch d := fn.decl.(type) {
+	case *ast.FuncDecl:
+		ft, recv = d.Type, d.Recv
+	case *ast.FuncLit:
+		ft = d.Type
+	}
+	for _, fl := range []*ast.FieldList{recv, ft.Params, ft.Results} {
+		if fl == nil {
+			continue
+		}
+		for _, f := range fl.List {
+			for _, id := range f.Names {
+				if id.Name == name {
+					return fn.file.key(id)
+				}
+			}
+		}
+	}
+	return name
 }
 
 // source holds the parsed files a trace names and the package-level
@@ -96,12 +193,12 @@ func (s *source) file(path string) *file {
 		s.missing[path] = err
 		return nil
 	}
-	af, err := parser.ParseFile(s.fset, path, src, parser.SkipObjectResolution)
+	af, err := parser.ParseFile(s.fset, path, src, 0)
 	if err != nil {
 		s.missing[path] = fmt.Errorf("parse %s: %w", path, err)
 		return nil
 	}
-	f := &file{path: path, fset: s.fset, tf: s.fset.File(af.Pos()), ast: af, src: src}
+	f := &file{path: path, fset: s.fset, tf: s.fset.File(af.Pos()), ast: af, src: src, decls: map[*ast.Object]token.Pos{}}
 	s.files[path] = f
 	dir := filepath.Dir(path)
 	if s.globals[dir] == nil {
@@ -631,6 +728,29 @@ func (fn *function) controlDeps() {
 // text returns the source text of n.
 func (f *file) text(n ast.Node) string {
 	return string(f.src[f.tf.Offset(n.Pos()):f.tf.Offset(n.End())])
+}
+
+// rootIdent returns the identifier an operand starts from (see rootName).
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			if x.Name == "_" {
+				return nil
+			}
+			return x
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // rootName returns the variable an assigned or read operand starts from:

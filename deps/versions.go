@@ -47,11 +47,12 @@ func (b *builder) fresh(name string, f *file, pos token.Pos, fn *function) int {
 // holding it, and its name.
 func (b *builder) scope(fr *frame, root string) string {
 	for f := fr; f != nil; f = f.lex {
-		if f.fn.locals[root] {
+		if f.fn.owns(root) {
 			return fmt.Sprintf("%p\x00%s", f, root)
 		}
 	}
-	return fmt.Sprintf("%s\x00%s", fr.fn.file.path[:strings.LastIndexByte(fr.fn.file.path+"/", '/')], root)
+	name, _ := splitKey(root)
+	return fmt.Sprintf("%s\x00%s", fr.fn.file.path[:strings.LastIndexByte(fr.fn.file.path+"/", '/')], name)
 }
 
 // elemName names the element an index expression denotes when its index
@@ -141,7 +142,7 @@ func (b *builder) versionedReads(fr *frame, n ast.Node, assigned []ast.Expr, in 
 			if claimed[id] {
 				continue
 			}
-			defs := b.lookup(fr, id.Name)
+			defs := b.lookup(fr, fr.fn.file.key(id))
 			var ds []int
 			for d := range defs {
 				ds = append(ds, d)
@@ -220,7 +221,7 @@ func (b *builder) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in 
 				return true
 			}
 			if root, ok := ast.Unparen(m.X).(*ast.Ident); ok {
-				if id, ok := b.ver.elems[b.scope(fr, root.Name)][f.text(m)]; ok {
+				if id, ok := b.ver.elems[b.scope(fr, f.key(root))][f.text(m)]; ok {
 					add(id)
 					claimed[root] = true
 					return false
@@ -292,11 +293,12 @@ func constValue(lit *ast.BasicLit) trace.Value {
 // it, else an input node for the element of the collection's current
 // version, depending on that version and on the index.
 func (b *builder) elemRead(fr *frame, x *ast.IndexExpr, name, coll string, in *instance) int {
-	if id, ok := b.ver.elems[b.scope(fr, coll)][name]; ok {
+	ck := fr.fn.file.key(rootIdent(x.X))
+	if id, ok := b.ver.elems[b.scope(fr, ck)][name]; ok {
 		return id
 	}
 	var base []int
-	for d := range b.lookup(fr, coll) {
+	for d := range b.lookup(fr, ck) {
 		base = append(base, d)
 	}
 	sort.Ints(base)
@@ -370,10 +372,10 @@ func (b *builder) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs a
 	n := int(vals[len(vals)-1].Uint)
 	added := len(c.Args) - 1
 	elems = map[string]int{}
-	for k, old := range b.ver.elems[b.scope(fr, id.Name)] {
+	for k, old := range b.ver.elems[b.scope(fr, f.key(id))] {
 		elems[k] = old
 	}
-	for d := range b.lookup(fr, id.Name) {
+	for d := range b.lookup(fr, f.key(id)) {
 		from = append(from, d)
 	}
 	sort.Ints(from)

@@ -1,0 +1,108 @@
+package deps_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/internal/instrument"
+	"github.com/culprit-go/culprit/report"
+	"github.com/culprit-go/culprit/trace"
+)
+
+var memTrace struct {
+	once sync.Once
+	tr   *trace.Trace
+	dir  string
+	err  error
+	out  string
+}
+
+// memRun runs the testdata/mem module's tests instrumented, once.
+func memRun(t *testing.T) (*trace.Trace, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the testdata/mem module's tests")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	m := &memTrace
+	m.once.Do(func() {
+		m.dir, m.err = filepath.Abs(filepath.Join("testdata", "mem"))
+		if m.err != nil {
+			return
+		}
+		traceDir, err := osMkdirTemp()
+		if err != nil {
+			m.err = err
+			return
+		}
+		var out bytes.Buffer
+		_, m.err = instrument.Run(context.Background(), instrument.Config{
+			Dir: m.dir, Packages: []string{"./..."},
+			Events: trace.AllEvents, TraceDir: traceDir, CallLimit: -1, Inlinable: true,
+			Stdout: &out, Stderr: &out,
+		})
+		m.out = out.String()
+		if m.err == nil {
+			m.tr, m.err = trace.Open(traceDir)
+		}
+	})
+	if m.err != nil {
+		t.Fatalf("%v\n%s", m.err, m.out)
+	}
+	return m.tr, m.dir
+}
+
+// TestMemory checks that variables are told apart by their declarations
+// and that elements, map entries and fields are nodes of their own,
+// followed through aliases by address.
+func TestMemory(t *testing.T) {
+	tr, dir := memRun(t)
+	cases := []struct {
+		test, fn, reason string
+		want, not        []string
+	}{
+		{"TestShadow", "Shadow", "the inner x shadows the outer: the return sees x (5) only",
+			[]string{"<Shadow() return value> (10) <= x (5)"}, []string{"x (7)"}},
+		{"TestElems", "Elems", "xs[i] with i = 3 is the node xs[3]; xs[2] is not read",
+			[]string{"xs[3] (18) <= b (14), xs (15)", "v (19) <= i (17), xs[3] (18)"}, []string{"xs[2] (16)"}},
+		{"TestAlias", "Alias", "ys aliases xs: the write through ys is the element read",
+			[]string{"v (29) <= ys[1] (28)"}, []string{"xs[1] (27)"}},
+		{"TestField", "Field", "q aliases p: q.name is what p.name reads; p.city is not",
+			[]string{"v (41) <= q.name (39)"}, []string{"p.city (40)"}},
+		{"TestPointer", "Pointer", "*p writes x: the return reads the write through p",
+			[]string{"<Pointer() return value> (50) <= *p (49)"}, []string{"x (47) <= a"}},
+		{"TestMap", "Map", `m["k"] and m["j"] are nodes of their own`,
+			[]string{`v (58) <= m["k"] (56)`}, []string{`m["j"] (57)`}},
+	}
+	for _, tc := range cases {
+		r, err := deps.Build(tr, deps.Options{Test: tc.test})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.test, err)
+		}
+		var got bytes.Buffer
+		if err := report.SliceDeps(&got, r.Backward(r.Returns(tc.fn)...), report.SliceInfo{Root: dir}); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(got.String(), w) {
+				t.Errorf("%s: no %q (%s):\n%s", tc.test, w, tc.reason, got.String())
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(got.String(), w) {
+				t.Errorf("%s: %q in the slice (%s):\n%s", tc.test, w, tc.reason, got.String())
+			}
+		}
+	}
+}
+
+func osMkdirTemp() (string, error) { return os.MkdirTemp("", "culprit-mem-") }

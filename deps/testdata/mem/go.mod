@@ -1,0 +1,3 @@
+module example.com/mem
+
+go 1.24

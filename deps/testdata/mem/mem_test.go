@@ -1,0 +1,39 @@
+package mem
+
+import "testing"
+
+func TestShadow(t *testing.T) {
+	if Shadow(1, 2) != 1 {
+		t.Error("shadow")
+	}
+}
+
+func TestElems(t *testing.T) {
+	if Elems(1, 2) != 2 {
+		t.Error("elems")
+	}
+}
+
+func TestAlias(t *testing.T) {
+	if Alias(1, 2) != 2 {
+		t.Error("alias")
+	}
+}
+
+func TestField(t *testing.T) {
+	if Field("a", "b") != "a" {
+		t.Error("field")
+	}
+}
+
+func TestPointer(t *testing.T) {
+	if Pointer(1, 2) != 2 {
+		t.Error("pointer")
+	}
+}
+
+func TestMap(t *testing.T) {
+	if Map(1, 2) != 1 {
+		t.Error("map")
+	}
+}
