@@ -82,6 +82,70 @@ var refusedFlags = []string{"cover", "coverprofile", "coverpkg", "covermode"}
 // Run instruments the packages and runs their tests. The returned error
 // is about culprit's own work; the tests' outcome is in Result.ExitCode.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
+	b, err := prepare(ctx, &cfg, false)
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	res := b.res
+	args := []string{"test", "-overlay", b.overlay}
+	if !hasFlag(cfg.GoFlags, "count") {
+		// A cached result runs nothing and records nothing.
+		args = append(args, "-count=1")
+	}
+	args = append(args, cfg.Packages...)
+	args = append(args, insertFlags(cfg.GoFlags, b.gcflags)...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = b.dir
+	cmd.Env = b.env
+	scan := newOutputScanner()
+	cmd.Stdout = io.MultiWriter(cfg.Stdout, scan)
+	cmd.Stderr = cfg.Stderr
+	if cfg.Stderr == cfg.Stdout {
+		cmd.Stderr = cmd.Stdout // one pipe, as exec does for one writer
+	}
+	err = cmd.Run()
+	res.MaxRSS = maxRSS(cmd.ProcessState)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		res.ExitCode = exit.ExitCode()
+	default:
+		return nil, fmt.Errorf("run go test: %w", err)
+	}
+	if err := settleExamples(res.TraceDir, scan); err != nil {
+		res.Notes = append(res.Notes, err.Error())
+	}
+	return res, nil
+}
+
+// prepared is an instrumented build ready for the go command: the
+// overlay, the runtime module, the site table written.
+type prepared struct {
+	res     *Result
+	work    string   // the temporary directory
+	keep    bool     // keep it
+	overlay string   // the -overlay file
+	gcflags []string // culprit's -gcflags, merged with the user's
+	dir     string   // where to run the go command
+	env     []string
+	main    *packages.Package // the program's main package (program builds)
+}
+
+func (b *prepared) close() {
+	if !b.keep {
+		os.RemoveAll(b.work)
+	}
+}
+
+// prepare loads and rewrites the packages of cfg and writes the overlay,
+// the runtime module and the site table. For a program (RunProgram) it
+// loads no tests, wants one main package and adds the hook that makes
+// the program's run a named run of the trace.
+func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err error) {
+	cfg := *cfgp
+	defer func() { *cfgp = cfg }()
 	if cfg.Stdout == nil {
 		cfg.Stdout = os.Stdout
 	}
@@ -128,7 +192,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule,
 		Dir:        dir,
 		Env:        env,
-		Tests:      true,
+		Tests:      !program,
 		BuildFlags: tags,
 	}
 	targets, err := packages.Load(load, cfg.Packages...)
@@ -147,6 +211,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				msg = p.ID + ": " + msg
 			}
 			return nil, usageErrorf("%s", msg)
+		}
+	}
+	var mainPkg *packages.Package
+	if program {
+		if mainPkg, err = programPackage(targets, cfg.Packages); err != nil {
+			return nil, err
 		}
 	}
 	all := targets
@@ -183,7 +253,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("instrument: %w", err)
 	}
 	if !cfg.KeepWork {
-		defer os.RemoveAll(work)
+		defer func() {
+			if err != nil {
+				os.RemoveAll(work)
+			}
+		}()
 	}
 	overlay := map[string]string{}
 	sites := &siteTable{}
@@ -390,6 +464,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	overlay[mod.GoMod] = modCopy
+	if mainPkg != nil {
+		if err := addProgramHook(overlay, work, mainPkg); err != nil {
+			return nil, err
+		}
+	}
 	ov, err := json.Marshal(map[string]any{"Replace": overlay})
 	if err != nil {
 		return nil, fmt.Errorf("instrument: %w", err)
@@ -409,36 +488,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 
-	args := []string{"test", "-overlay", ovPath}
-	if !hasFlag(cfg.GoFlags, "count") {
-		// A cached result runs nothing and records nothing.
-		args = append(args, "-count=1")
-	}
-	args = append(args, cfg.Packages...)
-	args = append(args, insertFlags(cfg.GoFlags, gcflags)...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	scan := newOutputScanner()
-	cmd.Stdout = io.MultiWriter(cfg.Stdout, scan)
-	cmd.Stderr = cfg.Stderr
-	if cfg.Stderr == cfg.Stdout {
-		cmd.Stderr = cmd.Stdout // one pipe, as exec does for one writer
-	}
-	err = cmd.Run()
-	res.MaxRSS = maxRSS(cmd.ProcessState)
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		res.ExitCode = exit.ExitCode()
-	default:
-		return nil, fmt.Errorf("run go test: %w", err)
-	}
-	if err := settleExamples(res.TraceDir, scan); err != nil {
-		res.Notes = append(res.Notes, err.Error())
-	}
-	return res, nil
+	return &prepared{res: res, work: work, keep: cfg.KeepWork, overlay: ovPath, gcflags: gcflags, dir: dir, env: env, main: mainPkg}, nil
 }
 
 // prepareTraceDir makes sure the trace can be written before anything
