@@ -18,10 +18,16 @@ import (
 )
 
 const flowUsage = `Usage: culprit flow [flags] [packages] [-- go test flags]
+       culprit flow [flags] main-package [-- program arguments]
 
 Flow runs the packages' tests once, instrumented with every event kind
 (leaving the trace in .culprit at the module root), and draws the dynamic
-data-flow graph of one test's output: every value it printed (fmt.Print*,
+data-flow graph of one test's output. Given one main package and neither
+-test nor -run, it builds and runs the program instead, instrumented,
+with the arguments after -- and culprit's standard input, and draws the
+graph of the program's output; its run is named "main" in the trace, its
+standard output and error are shown on standard error with -testout, a
+nonzero exit status in a note. The output: every value it printed (fmt.Print*,
 fmt.Fprint*, print, println, log.Print*), or with -return FUNC what FUNC
 returned, or with -var FILE:LINE:NAME the last version of a variable,
 or by default the test's failing check, traced back through every
@@ -59,7 +65,7 @@ func runFlow(e *env, args []string) int {
 	unfold := fs.Bool("unfold", false, "keep the versions a loop makes at one site apart")
 	depth := fs.Int("depth", 0, "keep the nodes at most `N` edges from an output")
 	focus := fs.String("focus", "", "keep the paths from the values named `NAME` (x or x@2) to the outputs")
-	testOut := fs.Bool("testout", false, "show go test's output on standard error")
+	testOut := fs.Bool("testout", false, "show go test's output (or the program's) on standard error")
 	wf := addWebFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), flowUsage)
@@ -98,7 +104,39 @@ func runFlow(e *env, args []string) int {
 		return exitUsage
 	}
 	dir := *traceDir
-	if dir == "" {
+	program := false
+	if dir == "" && len(pkgs) == 1 && *run == "" && *testName == "" {
+		var err error
+		if program, err = instrument.IsMain(e.ctx, "", pkgs[0], nil); err != nil {
+			errorf(e, "flow: %v", err)
+			return exitFail
+		}
+	}
+	if program {
+		var progOut bytes.Buffer
+		var w io.Writer = &progOut
+		if *testOut {
+			w = e.stderr
+		}
+		res, err := instrument.RunProgram(e.ctx, instrument.Program{
+			Config: instrument.Config{Packages: pkgs, Events: trace.AllEvents, Stdout: w, Stderr: w, CallLimit: -1, Inlinable: true},
+			Args:   goFlags, Stdin: e.stdin,
+		})
+		if err != nil {
+			e.stderr.Write(progOut.Bytes()) // go build's errors
+			errorf(e, "flow: %v", err)
+			var ue *instrument.UsageError
+			if errors.As(err, &ue) {
+				return exitUsage
+			}
+			return exitFail
+		}
+		if res.ExitCode != 0 {
+			fmt.Fprintf(e.stderr, "culprit: flow: note: the program exited with status %d\n", res.ExitCode)
+		}
+		dir = res.TraceDir
+		*testName = instrument.ProgramRun
+	} else if dir == "" {
 		if *run != "" {
 			goFlags = append([]string{"-run", *run}, goFlags...)
 		} else if *testName != "" {
