@@ -300,9 +300,9 @@ func (b *builder) event(e trace.Event, inTest bool) {
 	}
 	switch e.Tag {
 	case trace.TagEnter, trace.TagExit, trace.TagStarted, trace.TagRead, trace.TagWrite, trace.TagCall,
-		trace.TagReturn, trace.TagPanic, trace.TagRecover, trace.TagSend, trace.TagRecv, trace.TagStep:
+		trace.TagReturn, trace.TagPanic, trace.TagRecover, trace.TagSend, trace.TagRecv, trace.TagStep, trace.TagDecision:
 	default:
-		return // records the engine does not use yet (decision streams)
+		return
 	}
 	g := b.gor(e.Goroutine)
 	switch e.Tag {
@@ -312,9 +312,7 @@ func (b *builder) event(e trace.Event, inTest bool) {
 	case trace.TagExit:
 		b.exit(g, e)
 		return
-	case trace.TagStarted, trace.TagDecision:
-		// Decisions are taken from the source's control flow and the
-		// statements that ran after them.
+	case trace.TagStarted:
 		return
 	}
 	u := b.units[e.Site]
@@ -339,6 +337,10 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		fr.cur = &instance{u: u, lastPos: pos, wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}, lastEv: [2]int{int(e.Tag), e.Site}}
 		fr.cur.inTest = inTest
 		fr.cur.stepped = true
+		return
+	}
+	if e.Tag == trace.TagDecision {
+		b.decision(fr, u, pos, site)
 		return
 	}
 	in := b.at(fr, u, pos, e)
@@ -408,6 +410,22 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			b.chans[e.Ref] = q[1:]
 		}
 	}
+}
+
+// decision handles a decision record: the condition or case clause
+// taken is complete when the branch is taken, so its <test> node is made
+// then, and what runs next is control dependent on this very execution
+// (a case clause whose tests read nothing gets its node too). Decisions
+// of && and || operands are part of their condition's execution.
+func (b *builder) decision(fr *frame, u *unit, pos token.Pos, site trace.Site) {
+	if u.kind != UnitCond || strings.HasPrefix(site.Info, "&&") || strings.HasPrefix(site.Info, "||") {
+		return
+	}
+	if fr.cur == nil || fr.cur.u != u {
+		b.end(fr)
+		fr.cur = &instance{u: u, lastPos: pos, wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}}
+	}
+	b.end(fr)
 }
 
 // stepUnit returns the unit a statement's step starts: the first unit of
@@ -996,9 +1014,16 @@ func (b *builder) end(fr *frame) []int {
 	case UnitCond, UnitSelect:
 		from := []int(nil)
 		if u.kind == UnitCond {
-			from = all()
-			if _, isCase := u.node.(*ast.CaseClause); isCase && fr.tag >= 0 {
-				from = append(from, fr.tag)
+			if cc, isCase := u.node.(*ast.CaseClause); isCase {
+				// A clause's tests, not its body.
+				for _, x := range cc.List {
+					from = append(from, b.reads(fr, x, nil, in)...)
+				}
+				if fr.tag >= 0 {
+					from = append(from, fr.tag)
+				}
+			} else {
+				from = all()
 			}
 		}
 		fr.dec[u.id] = def("<test>", u.pos, from)

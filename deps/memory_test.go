@@ -82,6 +82,8 @@ func TestMemory(t *testing.T) {
 			[]string{"<Pointer() return value> (50) <= *p (49)"}, []string{"x (47) <= a"}},
 		{"TestMap", "Map", `m["k"] and m["j"] are nodes of their own`,
 			[]string{`v (58) <= m["k"] (56)`}, []string{`m["j"] (57)`}},
+		{"TestSwitch", "Switch", "the case entered (a decision record) depends on the switch tag",
+			[]string{"<test> (68) <= <switch> (65)", "y (69) <= b (63); <- <test> (68)"}, []string{"a (63)", "<test> (68) <= b"}},
 	}
 	for _, tc := range cases {
 		r, err := deps.Build(tr, deps.Options{Test: tc.test})

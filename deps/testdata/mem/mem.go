@@ -58,3 +58,15 @@ func Map(a, b int) int {
 	v := m["k"]
 	return v
 }
+
+// Switch picks by a constant case.
+func Switch(k, a, b int) int {
+	y := 0
+	switch k {
+	case 1:
+		y = a
+	case 2:
+		y = b
+	}
+	return y
+}

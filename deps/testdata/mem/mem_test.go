@@ -37,3 +37,9 @@ func TestMap(t *testing.T) {
 		t.Error("map")
 	}
 }
+
+func TestSwitch(t *testing.T) {
+	if Switch(2, 1, 2) != 2 {
+		t.Error("switch")
+	}
+}
