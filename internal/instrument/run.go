@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -26,7 +27,9 @@ const ProgramRun = "main"
 type Program struct {
 	// Config says how to instrument and record: Packages holds exactly
 	// one main package; GoFlags are go build flags (-tags, -race...);
-	// Stdout and Stderr receive the program's own output, unchanged.
+	// Stdout and Stderr receive the program's own output, unchanged;
+	// Instrument nil instruments the main module's packages the program
+	// imports.
 	Config
 	Args  []string  // the program's arguments
 	Stdin io.Reader // its standard input; nil is no input
@@ -47,6 +50,14 @@ func RunProgram(ctx context.Context, prog Program) (*Result, error) {
 	cfg := prog.Config
 	if len(cfg.Packages) > 1 {
 		return nil, usageErrorf("one main package to run, not %d (%s)", len(cfg.Packages), strings.Join(cfg.Packages, " "))
+	}
+	if cfg.Instrument == nil {
+		// The program's own packages: those of the main module it imports.
+		mods, err := moduleImports(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Instrument = mods
 	}
 	b, err := prepare(ctx, &cfg, true)
 	if err != nil {
@@ -93,6 +104,34 @@ func RunProgram(ctx context.Context, prog Program) (*Result, error) {
 		return nil, fmt.Errorf("run %s: %w", cfg.Packages[0], err)
 	}
 	return res, nil
+}
+
+// moduleImports lists the packages of the main module that the program
+// imports, directly or not (go list -deps, no type checking).
+func moduleImports(ctx context.Context, cfg Config) ([]string, error) {
+	env := cfg.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	pkgs, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
+		Dir: cfg.Dir, Env: env, BuildFlags: buildFlags(cfg.GoFlags)}, cfg.Packages...)
+	if err != nil {
+		return nil, fmt.Errorf("load packages: %w", err)
+	}
+	var out []string
+	seen := map[*packages.Package]bool{}
+	packages.Visit(pkgs, func(p *packages.Package) bool {
+		if seen[p] {
+			return false
+		}
+		seen[p] = true
+		if p.Name != "main" && p.Module != nil && p.Module.Main {
+			out = append(out, p.PkgPath)
+		}
+		return true
+	}, nil)
+	sort.Strings(out)
+	return out, nil
 }
 
 // programPackage returns the one main package the patterns name.

@@ -113,8 +113,8 @@ func TestRunProgram(t *testing.T) {
 			if run.Outcome != tc.outcome || run.Kind != trace.TestFunc || run.Parent != 0 {
 				t.Errorf("run: outcome %v kind %v parent %d, want %v", run.Outcome, run.Kind, run.Parent, tc.outcome)
 			}
-			// Its events: main's and count's entries, the goroutine's,
-			// the read of total.
+			// Its events: the entries of main, of words.Count (a package
+			// of the module, instrumented with it) and of the goroutine.
 			funcs := map[string]int{}
 			for _, e := range p.Events {
 				if e.Test != run.ID {
@@ -129,7 +129,7 @@ func TestRunProgram(t *testing.T) {
 			for f := range funcs {
 				names = append(names, f)
 			}
-			for _, want := range []string{"example.com/prog.main()", "example.com/prog.count(", "example.com/prog.main.func"} {
+			for _, want := range []string{"example.com/prog.main()", "example.com/prog/words.Count(", "example.com/prog.main.func"} {
 				found := false
 				for _, f := range names {
 					if strings.HasPrefix(f, want) {

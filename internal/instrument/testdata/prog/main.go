@@ -4,20 +4,10 @@ package main
 
 import (
 	"bufio"
+	"example.com/prog/words"
 	"fmt"
 	"os"
-	"strings"
 )
-
-func count(line string) int {
-	n := 0
-	for _, w := range strings.Fields(line) {
-		if w != "" {
-			n++
-		}
-	}
-	return n
-}
 
 func main() {
 	mode := ""
@@ -27,7 +17,7 @@ func main() {
 	total := 0
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
-		total += count(sc.Text())
+		total += words.Count(sc.Text())
 	}
 	fmt.Println(mode, total)
 	fmt.Fprintln(os.Stderr, "to stderr")
