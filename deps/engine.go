@@ -46,6 +46,11 @@ func Build(tr *trace.Trace, opt Options) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	return build(tr, proc, test, opt)
+}
+
+// build replays one test of proc.
+func build(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options) (*Run, error) {
 	need := trace.EventRead | trace.EventFunc
 	if tr.Sites.Events&need != need {
 		return nil, fmt.Errorf("the trace lacks reads or function events (recorded: %s): run culprit test -events all", tr.Sites.Events)
@@ -130,6 +135,7 @@ type builder struct {
 	located map[int]bool
 	elemN   map[token.Pos]map[string]bool
 	steps   map[int]*unit // statement site -> the unit its step starts
+	checks  map[int]bool  // check calls the test made (checked coverage)
 }
 
 // memKey names storage: an address, or a map and a key.
@@ -208,7 +214,7 @@ func newBuilder(sites []trace.Site, test *trace.Test) *builder {
 		units: make([]*unit, len(sites)), funcs: make([]*function, len(sites)),
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
-		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]*unit{},
+		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]*unit{}, checks: map[int]bool{},
 	}
 	for i, s := range sites {
 		f := b.src.file(s.File)
@@ -1070,6 +1076,7 @@ func (b *builder) end(fr *frame) []int {
 			id := def(exprName(f, s.X), u.pos, all())
 			if in.check {
 				b.g.Failure = []int{id}
+				b.checks[id] = true
 			}
 		case *ast.SendStmt:
 			def("<send>", u.pos, all())
@@ -1217,4 +1224,5 @@ func (b *builder) finish() {
 		b.g.Edges = append(b.g.Edges, e)
 	}
 	b.g.index()
+	b.checkNodes()
 }

@@ -72,6 +72,12 @@ type Graph struct {
 	// Criteria found while building: the run's failure point (the last
 	// check a failing test made, or the panic) when there is one.
 	Failure []int
+	// Checks are the run's checks (summary graphs): the t.Error*,
+	// t.Fatal* and t.Fail* calls the test made and the check calls of
+	// its test files (and of helpers in them that make such calls) whose
+	// guarding conditions ran, as those conditions' nodes: the criterion
+	// of checked coverage.
+	Checks []int
 	// Notes says what the engine could not follow (files it could not
 	// read, events it could not place).
 	Notes []string

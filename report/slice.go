@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -316,6 +318,155 @@ func SliceJSONTo(w io.Writer, s *deps.Slice, info SliceInfo) error {
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(NewSliceJSON(s, info)); err != nil {
 		return fmt.Errorf("write slice: %w", err)
+	}
+	return nil
+}
+
+// CheckedJSON is the JSON form of checked coverage (culprit slice
+// -checked; schema in docs/slice.md).
+type CheckedJSON struct {
+	Schema   int                  `json:"schema"`
+	Packages []CheckedJSONPackage `json:"packages"`
+}
+
+// CheckedJSONPackage is one package's checked coverage: statements
+// executed by some test of it, and those checked by some test.
+type CheckedJSONPackage struct {
+	Package   string            `json:"package"`
+	Executed  int               `json:"executed"`
+	Checked   int               `json:"checked"`
+	Fraction  float64           `json:"fraction"`
+	Tests     []CheckedJSONTest `json:"tests"`
+	Unchecked []CheckedJSONLine `json:"unchecked"`
+}
+
+// CheckedJSONTest is one test's checked coverage.
+type CheckedJSONTest struct {
+	Test      string            `json:"test"`
+	Outcome   string            `json:"outcome"`
+	Executed  int               `json:"executed"`
+	Checked   int               `json:"checked"`
+	Fraction  float64           `json:"fraction"`
+	Unchecked []CheckedJSONLine `json:"unchecked"`
+}
+
+// CheckedJSONLine is a statement by its first line, with its source text.
+type CheckedJSONLine struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// NewCheckedJSON groups tests' checked coverage by package.
+func NewCheckedJSON(covs []*deps.Coverage, info SliceInfo) *CheckedJSON {
+	out := &CheckedJSON{Schema: 1, Packages: []CheckedJSONPackage{}}
+	src := map[string][]string{}
+	text := func(l deps.Line) string {
+		lines, ok := src[l.File]
+		if !ok {
+			if b, err := os.ReadFile(l.File); err == nil {
+				lines = strings.Split(string(b), "\n")
+			}
+			src[l.File] = lines
+		}
+		if l.Line >= 1 && l.Line <= len(lines) {
+			return strings.TrimSpace(lines[l.Line-1])
+		}
+		return ""
+	}
+	conv := func(ls []deps.Line) []CheckedJSONLine {
+		out := []CheckedJSONLine{}
+		for _, l := range ls {
+			out = append(out, CheckedJSONLine{info.rel(l.File), l.Line, text(l)})
+		}
+		return out
+	}
+	frac := func(c, e int) float64 {
+		if e == 0 {
+			return 0
+		}
+		return math.Round(float64(c)/float64(e)*10000) / 10000
+	}
+	index := map[string]int{}
+	exec := map[string]map[deps.Line]bool{}
+	checked := map[string]map[deps.Line]bool{}
+	for _, c := range covs {
+		i, ok := index[c.Package]
+		if !ok {
+			i = len(out.Packages)
+			index[c.Package] = i
+			out.Packages = append(out.Packages, CheckedJSONPackage{Package: c.Package, Tests: []CheckedJSONTest{}})
+			exec[c.Package], checked[c.Package] = map[deps.Line]bool{}, map[deps.Line]bool{}
+		}
+		p := &out.Packages[i]
+		p.Tests = append(p.Tests, CheckedJSONTest{c.Test, c.Outcome.String(), len(c.Executed), len(c.Checked),
+			frac(len(c.Checked), len(c.Executed)), conv(c.Unchecked())})
+		for _, l := range c.Executed {
+			exec[c.Package][l] = true
+		}
+		for _, l := range c.Checked {
+			checked[c.Package][l] = true
+		}
+	}
+	for i := range out.Packages {
+		p := &out.Packages[i]
+		var un []deps.Line
+		for l := range exec[p.Package] {
+			if !checked[p.Package][l] {
+				un = append(un, l)
+			}
+		}
+		sort.Slice(un, func(i, j int) bool {
+			if un[i].File != un[j].File {
+				return un[i].File < un[j].File
+			}
+			return un[i].Line < un[j].Line
+		})
+		p.Executed, p.Checked = len(exec[p.Package]), len(checked[p.Package])
+		p.Fraction = frac(p.Checked, p.Executed)
+		p.Unchecked = conv(un)
+	}
+	return out
+}
+
+// CheckedJSONTo writes checked coverage as indented JSON.
+func CheckedJSONTo(w io.Writer, covs []*deps.Coverage, info SliceInfo) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(NewCheckedJSON(covs, info)); err != nil {
+		return fmt.Errorf("write checked coverage: %w", err)
+	}
+	return nil
+}
+
+// CheckedText writes checked coverage as text: per package, each test's
+// checked and executed statements, the package's, and the statements
+// some test executed that no test checked.
+func CheckedText(w io.Writer, covs []*deps.Coverage, info SliceInfo) error {
+	cj := NewCheckedJSON(covs, info)
+	var b strings.Builder
+	for i, p := range cj.Packages {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s: checked coverage %d/%d statements (%.1f%%)\n", p.Package, p.Checked, p.Executed, p.Fraction*100)
+		width := 0
+		for _, t := range p.Tests {
+			width = max(width, len(t.Test))
+		}
+		for _, t := range p.Tests {
+			fmt.Fprintf(&b, "    %-*s  %4d/%-4d %5.1f%%  %s\n", width, t.Test, t.Checked, t.Executed, t.Fraction*100, t.Outcome)
+		}
+		if len(p.Unchecked) > 0 {
+			b.WriteString("  executed but never checked:\n")
+			for _, l := range p.Unchecked {
+				fmt.Fprintf(&b, "    %s:%d: %s\n", l.File, l.Line, l.Text)
+			}
+		}
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write checked coverage: %w", err)
 	}
 	return nil
 }

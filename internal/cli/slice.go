@@ -37,6 +37,12 @@ t.Error/t.Fatal call it made, or the panic, with what they read):
   -var NAME@FILE:LINE   the variable (or pseudo-variable, "<test>") defined there
   -return FUNC          the return values of FUNC ("Middle", "T.M")
 
+Checked coverage (-checked): for each test, the fraction of the
+statements it executed that are in the backward slice of its checks
+(t.Error*/t.Fatal*/t.Fail* calls, the conditions guarding them, helpers of
+test files that make them), per package, and the statements executed but
+never checked (Schuler and Zeller); -format text (default) or json.
+
 Formats (-format): code (the source of every function in the slice, its
 lines marked "*" and annotated "// <= y (12), z (12); <- <test> (5)":
 data dependencies "<=", control "<-", forward "=>" and "->"), deps (the
@@ -63,6 +69,7 @@ func runSlice(e *env, args []string) int {
 	ret := fs.String("return", "", "criterion: the return values of function `FUNC`")
 	forward := fs.Bool("forward", false, "slice forward: what the criterion influenced")
 	testOut := fs.Bool("testout", false, "show go test's output on standard error")
+	checked := fs.Bool("checked", false, "checked coverage: per test and package, the executed statements in the backward slice of the tests' checks (-format json or text)")
 	wf := addWebFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), sliceUsage)
@@ -88,6 +95,11 @@ func runSlice(e *env, args []string) int {
 	}
 	switch *format {
 	case "code", "deps", "dot", "json":
+	case "text":
+		if *checked {
+			break
+		}
+		fallthrough
 	default:
 		errorf(e, "slice: -format %q: want code, deps, dot or json", *format)
 		return exitUsage
@@ -95,6 +107,10 @@ func runSlice(e *env, args []string) int {
 	crit, err := parseCriterion(*at, *varAt, *ret)
 	if err != nil {
 		errorf(e, "slice: %v", err)
+		return exitUsage
+	}
+	if *checked && (crit.set || *forward || *testName != "" || *format == "dot" || *format == "deps" || *out != "" && render(*out) == "dot") {
+		errorf(e, "slice: -checked slices from every test's checks: it takes no -test, -at, -var, -return, -forward, and formats text or json")
 		return exitUsage
 	}
 	if *traceDir != "" && (len(pkgs) > 0 || len(goFlags) > 0 || *run != "") {
@@ -149,6 +165,9 @@ func runSlice(e *env, args []string) int {
 		}
 		return exitFail
 	}
+	if *checked {
+		return writeChecked(e, tr, *format, *out)
+	}
 	r, err := deps.Build(tr, deps.Options{Test: *testName})
 	if err != nil {
 		errorf(e, "slice: %v", err)
@@ -193,6 +212,54 @@ func runSlice(e *env, args []string) int {
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(e.stderr, "culprit: slice: note: %s\n", n)
+	}
+	return exitOK
+}
+
+// render returns "dot" for an output file Graphviz renders.
+func render(name string) string {
+	if strings.HasSuffix(name, ".svg") || strings.HasSuffix(name, ".png") {
+		return "dot"
+	}
+	return ""
+}
+
+// writeChecked prints the checked coverage of every test of the trace.
+func writeChecked(e *env, tr *trace.Trace, format, out string) int {
+	covs, err := deps.CheckedCoverage(tr, tr.Sites.Root)
+	if err != nil {
+		errorf(e, "slice: %v", err)
+		return exitFail
+	}
+	if len(covs) == 0 {
+		errorf(e, "slice: -checked: no test in the trace")
+		return exitUsage
+	}
+	info := sfl.SliceInfo{Root: tr.Sites.Root}
+	var buf bytes.Buffer
+	if format == "json" {
+		err = sfl.CheckedJSONTo(&buf, covs, info)
+	} else {
+		err = sfl.CheckedText(&buf, covs, info)
+	}
+	if err != nil {
+		errorf(e, "slice: %v", err)
+		return exitFail
+	}
+	if out == "" {
+		e.stdout.Write(buf.Bytes())
+	} else if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		errorf(e, "slice: write output: %v", err)
+		return exitFail
+	}
+	notes := map[string]bool{}
+	for _, c := range covs {
+		for _, n := range c.Notes {
+			if !notes[n] {
+				notes[n] = true
+				fmt.Fprintf(e.stderr, "culprit: slice: note: %s\n", n)
+			}
+		}
 	}
 	return exitOK
 }

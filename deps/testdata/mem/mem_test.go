@@ -43,3 +43,17 @@ func TestSwitch(t *testing.T) {
 		t.Error("switch")
 	}
 }
+
+func TestSum(t *testing.T) {
+	got := Sum([]int{1, 2})
+	want := 3
+	equal(t, got, want)
+}
+
+// equal is a helper making the check.
+func equal(t *testing.T, got, want int) {
+	t.Helper()
+	if got != want {
+		t.Errorf("got %d, want %d", got, want)
+	}
+}
