@@ -1,10 +1,12 @@
 package deps
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -34,6 +36,7 @@ type Run struct {
 	Package string
 	Test    string
 	Outcome trace.Outcome
+	Root    string // the module root the site table names
 }
 
 // Build replays the events of one test of a trace (with those of its
@@ -51,6 +54,68 @@ func Build(tr *trace.Trace, opt Options) (*Run, error) {
 
 // build replays one test of proc.
 func build(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options) (*Run, error) {
+	return replay(tr, proc, test, opt, func(f func(trace.Event)) error {
+		for _, e := range proc.Events {
+			f(e)
+		}
+		return nil
+	})
+}
+
+// BuildStream is Build for a trace directory whose events are not held
+// in memory: it reads each events file once to find the tests, then the
+// chosen test's file again, replaying its records as they are decoded
+// (for execution-level graphs, Options.Versions, of long runs: the
+// graph grows with the run, the trace is not kept).
+func BuildStream(dir string, opt Options) (*Run, error) {
+	f, err := os.Open(filepath.Join(dir, trace.SitesFile))
+	if err != nil {
+		return nil, fmt.Errorf("open trace: %w", err)
+	}
+	sites, err := trace.ReadSites(bufio.NewReader(f))
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("open trace %s: %w", dir, err)
+	}
+	tr := &trace.Trace{Sites: *sites}
+	names, err := filepath.Glob(filepath.Join(dir, trace.EventsPrefix+"*"))
+	if err != nil {
+		return nil, fmt.Errorf("open trace: %w", err)
+	}
+	sort.Strings(names)
+	read := func(name string, on func(trace.Event) error) (*trace.Process, error) {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("open trace: %w", err)
+		}
+		defer f.Close()
+		p, err := trace.ReadEvents(bufio.NewReaderSize(f, 1<<16), on)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		p.File = name
+		return p, nil
+	}
+	for _, name := range names {
+		p, err := read(name, func(trace.Event) error { return nil })
+		if err != nil {
+			return nil, err
+		}
+		tr.Processes = append(tr.Processes, p)
+	}
+	proc, test, err := pick(tr, opt.Test)
+	if err != nil {
+		return nil, err
+	}
+	return replay(tr, proc, test, opt, func(f func(trace.Event)) error {
+		_, err := read(proc.File, func(e trace.Event) error { f(e); return nil })
+		return err
+	})
+}
+
+// replay builds the graph of one test of proc from its events, which
+// each calls back with in order.
+func replay(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options, each func(func(trace.Event)) error) (*Run, error) {
 	need := trace.EventRead | trace.EventFunc
 	if tr.Sites.Events&need != need {
 		return nil, fmt.Errorf("the trace lacks reads or function events (recorded: %s): run culprit test -events all", tr.Sites.Events)
@@ -66,13 +131,16 @@ func build(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options) 
 	if opt.Versions {
 		b.ver = newVersioning()
 	}
-	for _, e := range proc.Events {
+	err := each(func(e trace.Event) {
 		if tests[e.Test] {
 			b.event(e, e.Test == test.ID)
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	b.finish()
-	return &Run{Graph: b.g, Package: proc.Package, Test: test.Name, Outcome: test.Outcome}, nil
+	return &Run{Graph: b.g, Package: proc.Package, Test: test.Name, Outcome: test.Outcome, Root: tr.Sites.Root}, nil
 }
 
 // pick returns the process and test named, or the first failing leaf.

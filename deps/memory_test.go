@@ -20,6 +20,7 @@ var memTrace struct {
 	once sync.Once
 	tr   *trace.Trace
 	dir  string
+	td   string
 	err  error
 	out  string
 }
@@ -44,6 +45,7 @@ func memRun(t *testing.T) (*trace.Trace, string) {
 			m.err = err
 			return
 		}
+		m.td = traceDir
 		var out bytes.Buffer
 		_, m.err = instrument.Run(context.Background(), instrument.Config{
 			Dir: m.dir, Packages: []string{"./..."},

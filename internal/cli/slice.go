@@ -69,6 +69,7 @@ func runSlice(e *env, args []string) int {
 	ret := fs.String("return", "", "criterion: the return values of function `FUNC`")
 	forward := fs.Bool("forward", false, "slice forward: what the criterion influenced")
 	testOut := fs.Bool("testout", false, "show go test's output on standard error")
+	precise := fs.Bool("precise", false, "slice over execution instances (each definition its own node; the events are streamed from the trace)")
 	checked := fs.Bool("checked", false, "checked coverage: per test and package, the executed statements in the backward slice of the tests' checks (-format json or text)")
 	wf := addWebFlags(fs)
 	fs.Usage = func() {
@@ -107,6 +108,10 @@ func runSlice(e *env, args []string) int {
 	crit, err := parseCriterion(*at, *varAt, *ret)
 	if err != nil {
 		errorf(e, "slice: %v", err)
+		return exitUsage
+	}
+	if *checked && *precise {
+		errorf(e, "slice: -checked uses the summary graph: -precise does not apply")
 		return exitUsage
 	}
 	if *checked && (crit.set || *forward || *testName != "" || *format == "dot" || *format == "deps" || *out != "" && render(*out) == "dot") {
@@ -157,6 +162,17 @@ func runSlice(e *env, args []string) int {
 	if wf.on() {
 		return serveWeb(e, "slice", wf, dir, web.Options{Test: *testName, Start: "/source"})
 	}
+	if *precise {
+		r, err := deps.BuildStream(dir, deps.Options{Test: *testName, Versions: true})
+		if err != nil {
+			errorf(e, "slice: %v", err)
+			if errors.Is(err, os.ErrNotExist) || errors.Is(err, deps.ErrNoFailure) || strings.Contains(err.Error(), "no test") {
+				return exitUsage
+			}
+			return exitFail
+		}
+		return writeSlice(e, r, crit, *forward, *format, *out, "")
+	}
 	tr, err := trace.Open(dir)
 	if err != nil {
 		errorf(e, "slice: %v", err)
@@ -173,20 +189,28 @@ func runSlice(e *env, args []string) int {
 		errorf(e, "slice: %v", err)
 		return exitUsage
 	}
+	return writeSlice(e, r, crit, *forward, *format, *out, tr.Sites.Root)
+}
+
+// writeSlice prints the slice of the run's graph from the criterion.
+func writeSlice(e *env, r *deps.Run, crit criterion, forward bool, format, out, root string) int {
+	if root == "" {
+		root = r.Root
+	}
 	ids, err := crit.find(r)
 	if err != nil {
 		errorf(e, "slice: %s: %v", r.Test, err)
 		return exitUsage
 	}
 	var s *deps.Slice
-	if *forward {
+	if forward {
 		s = r.Forward(ids...)
 	} else {
 		s = r.Backward(ids...)
 	}
-	info := sfl.SliceInfo{Root: tr.Sites.Root, Package: r.Package, Test: r.Test, Outcome: r.Outcome.String()}
-	render := *format
-	if *out != "" && (strings.HasSuffix(*out, ".svg") || strings.HasSuffix(*out, ".png")) {
+	info := sfl.SliceInfo{Root: root, Package: r.Package, Test: r.Test, Outcome: r.Outcome.String()}
+	render := format
+	if out != "" && (strings.HasSuffix(out, ".svg") || strings.HasSuffix(out, ".png")) {
 		render = "dot"
 	}
 	var buf bytes.Buffer
@@ -204,9 +228,9 @@ func runSlice(e *env, args []string) int {
 		errorf(e, "slice: %v", err)
 		return exitFail
 	}
-	if *out == "" {
+	if out == "" {
 		e.stdout.Write(buf.Bytes())
-	} else if err := writeSliceFile(e, *out, buf.Bytes()); err != nil {
+	} else if err := writeSliceFile(e, out, buf.Bytes()); err != nil {
 		errorf(e, "slice: %v", err)
 		return exitFail
 	}

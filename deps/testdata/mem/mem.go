@@ -82,3 +82,17 @@ func Sum(xs []int) int {
 	}
 	return sum
 }
+
+// First returns 1 + the x of the first iteration: only that one matters.
+func First(a int) int {
+	x := 0
+	first := 0
+	for i := 0; i < 2; i++ {
+		y := x + 1
+		if i == 0 {
+			first = y
+		}
+		x = a
+	}
+	return first
+}

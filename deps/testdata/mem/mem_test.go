@@ -57,3 +57,9 @@ func equal(t *testing.T, got, want int) {
 		t.Errorf("got %d, want %d", got, want)
 	}
 }
+
+func TestFirst(t *testing.T) {
+	if got := First(5); got != 1 {
+		t.Errorf("First(5) = %d", got)
+	}
+}
