@@ -679,7 +679,9 @@ func (r *fileRewriter) send(fs *funcState, s *ast.SendStmt) {
 	}
 	site := r.site(trace.KindSend, s.Pos(), s.End(), fs.name, "send")
 	fs.usesT = true
-	r.wrap(s.Value, 0, fmt.Sprintf("%s.Send(%s, %d, %s, ", rtName, tName, site, r.chanOperand(s.Chan)), ")")
+	// Outside whatever wraps the value itself (a struct variable's read
+	// takes its address: RA(t, site, &v) must stay inside Send).
+	r.wrap(s.Value, -1, fmt.Sprintf("%s.Send(%s, %d, %s, ", rtName, tName, site, r.chanOperand(s.Chan)), ")")
 }
 
 // sentValue returns the text of a sent value that can be evaluated again

@@ -238,6 +238,12 @@ func Chans() string {
 	box := struct{ c chan int }{make(chan int, 1)}
 	box.c <- len(got) * 7
 	got = append(got, <-box.c)
+	// A struct value sent: its read takes its address, inside the send.
+	type pair struct{ a, b int }
+	pc := make(chan pair, 1)
+	p := pair{1, 2}
+	pc <- p
+	got = append(got, (<-pc).b)
 	v, ok := <-ch
 	return fmt.Sprint(got, v, ok)
 }

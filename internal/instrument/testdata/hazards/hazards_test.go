@@ -38,7 +38,7 @@ func TestHazards(t *testing.T) {
 	check(t, "Fall", Fall(2)+"/"+Fall(1)+"/"+Fall(0), "big positive/positive/other")
 	check(t, "Kind", Kind(3)+","+Kind(int64(4))+","+Kind("a")+","+Kind(nil)+","+Kind(fmt.Errorf("e"))+","+Kind(2.5), "int 3,int 4,string a,nil,error e,other")
 	check(t, "Closures", Closures(), 302)
-	check(t, "Chans", Chans(), "[0 10 20 1 28] 0 false")
+	check(t, "Chans", Chans(), "[0 10 20 1 28 2] 0 false")
 	check(t, "Labels", Labels(), 6)
 	check(t, "Sorted", Sorted([]int{3, 1, 2}), []int{1, 2, 3})
 	check(t, "NoInline", NoInline(1), 2)
