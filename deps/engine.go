@@ -198,12 +198,13 @@ type builder struct {
 	// map entry, which variable lives at an address, the element and
 	// field definitions whose storage is known (a read of another
 	// element leaves them out), and element names made per site.
-	mem     map[memKey]map[int]bool
-	vaddr   map[uint64]varRef
-	located map[int]bool
-	elemN   map[token.Pos]map[string]bool
-	steps   map[int]*unit // statement site -> the unit its step starts
-	checks  map[int]bool  // check calls the test made (checked coverage)
+	mem      map[memKey]map[int]bool
+	vaddr    map[uint64]varRef
+	located  map[int]bool
+	elemN    map[token.Pos]map[string]bool
+	steps    map[int]*unit // statement site -> the unit its step starts
+	checks   map[int]bool  // check calls the test made (checked coverage)
+	sinkSeen map[Sink]bool
 }
 
 // memKey names storage: an address, or a map and a key.
@@ -282,7 +283,7 @@ func newBuilder(sites []trace.Site, test *trace.Test) *builder {
 		units: make([]*unit, len(sites)), funcs: make([]*function, len(sites)),
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
-		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]*unit{}, checks: map[int]bool{},
+		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]*unit{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
 	}
 	for i, s := range sites {
 		f := b.src.file(s.File)
@@ -1158,6 +1159,9 @@ func (b *builder) end(fr *frame) []int {
 	}
 	if in.inTest && len(ids) > 0 {
 		b.lastIn = ids[0]
+	}
+	if len(ids) > 0 && u.kind == UnitSimple {
+		b.sinks(f, u.node, ids[0])
 	}
 	return ids
 }

@@ -78,6 +78,9 @@ type Graph struct {
 	// guarding conditions ran, as those conditions' nodes: the criterion
 	// of checked coverage.
 	Checks []int
+	// Sinks are the sink calls (log, file and writer writes) the run's
+	// statements made, by the statement's node (Slice.Sinks).
+	Sinks []Sink
 	// Notes says what the engine could not follow (files it could not
 	// read, events it could not place).
 	Notes []string

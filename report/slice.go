@@ -169,11 +169,29 @@ func SliceCode(w io.Writer, s *deps.Slice, info SliceInfo) error {
 			b.WriteString(line + "\n")
 		}
 	}
+	writeSinks(&b, s, info, "// ")
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return fmt.Errorf("write code view: %w", err)
 	}
 	return nil
+}
+
+// writeSinks lists, for a forward slice, the sinks the criterion
+// reached: "log fmt.Println (main.go:12)".
+func writeSinks(b *strings.Builder, s *deps.Slice, info SliceInfo, prefix string) {
+	if !s.Forward {
+		return
+	}
+	sinks := s.Sinks()
+	if len(sinks) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n%ssinks reached:\n", prefix)
+	for _, k := range sinks {
+		n := s.Graph.Nodes[k.Node]
+		fmt.Fprintf(b, "%s    %-6s %s (%s:%d)\n", prefix, k.Kind, k.Call, info.rel(n.File), n.Line)
+	}
 }
 
 // SliceDeps writes the seed's textual dependency list: per function, each
@@ -192,6 +210,7 @@ func SliceDeps(w io.Writer, s *deps.Slice, info SliceInfo) error {
 		}
 		b.WriteString(line + "\n")
 	}
+	writeSinks(&b, s, info, "")
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write dependencies: %w", err)
 	}
@@ -258,6 +277,16 @@ type SliceJSON struct {
 	Edges     []SliceJSONEdge `json:"edges"`
 	Lines     []SliceJSONLine `json:"lines"` // source lines holding nodes of the slice
 	Notes     []string        `json:"notes"`
+	Sinks     []SliceJSONSink `json:"sinks"` // forward: the sinks reached; [] backward
+}
+
+// SliceJSONSink is a sink a forward slice reached.
+type SliceJSONSink struct {
+	Node int    `json:"node"`
+	Kind string `json:"kind"` // "log", "file", "write" or "return"
+	Call string `json:"call"` // the callee as written, or the function returning
+	File string `json:"file"`
+	Line int    `json:"line"`
 }
 
 // SliceJSONNode is a node of a SliceJSON.
@@ -290,8 +319,13 @@ func NewSliceJSON(s *deps.Slice, info SliceInfo) *SliceJSON {
 	out := &SliceJSON{Schema: 1, Package: info.Package, Test: info.Test, Outcome: info.Outcome, Direction: "backward",
 		Criterion: append([]int{}, s.Criterion...), Nodes: []SliceJSONNode{}, Edges: []SliceJSONEdge{}, Lines: []SliceJSONLine{},
 		Notes: append([]string{}, s.Graph.Notes...)}
+	out.Sinks = []SliceJSONSink{}
 	if s.Forward {
 		out.Direction = "forward"
+		for _, k := range s.Sinks() {
+			n := s.Graph.Nodes[k.Node]
+			out.Sinks = append(out.Sinks, SliceJSONSink{k.Node, k.Kind, k.Call, info.rel(n.File), n.Line})
+		}
 	}
 	sort.Ints(out.Criterion)
 	seen := map[SliceJSONLine]bool{}
