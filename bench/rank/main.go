@@ -68,10 +68,23 @@ func main() {
 	markdown := flag.Bool("markdown", false, "print the tables as Markdown")
 	timeout := flag.Duration("timeout", 2*time.Minute, "time limit of one go test run")
 	inlinable := flag.Bool("inlinable", false, "record values in small inlinable functions too")
+	metricList := flag.String("metrics", "all", "comma-separated metrics to report, or all")
 	jsonOut := flag.String("json", "", "also write every kept mutant's placements to `FILE`")
 	flag.Parse()
 	if *tries == 0 {
 		*tries = 5 * *perModule
+	}
+	metrics = spectrum.Metrics(2)
+	if *metricList != "all" {
+		metrics = nil
+		for _, name := range strings.Split(*metricList, ",") {
+			m, err := spectrum.MetricByName(name, 2)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "rank:", err)
+				os.Exit(2)
+			}
+			metrics = append(metrics, m)
+		}
 	}
 	var kinds []spectrum.Kinds
 	var need spectrum.Kinds
@@ -131,12 +144,13 @@ func main() {
 // printOperators prints, per mutation operator, Ochiai's top-5 and EXAM
 // for the event kinds k.
 func printOperators(w io.Writer, results []*faultResult, k spectrum.Kinds, markdown bool) {
-	rows := [][]string{{"operator", "faults", k.String() + " ochiai top-1 avg [best-worst]", "top-5", "EXAM"}}
+	m := metrics[0].Name
+	rows := [][]string{{"operator", "faults", k.String() + " " + m + " top-1 avg [best-worst]", "top-5", "EXAM"}}
 	for _, op := range []string{"flip", "const", "swap", "delete"} {
 		var ps []placement
 		for _, r := range results {
 			if r.Mutant.Op == op {
-				ps = append(ps, r.Place[k.String()+"/ochiai"])
+				ps = append(ps, r.Place[k.String()+"/"+m])
 			}
 		}
 		rows = append(rows, []string{op, fmt.Sprint(len(ps)),
@@ -161,6 +175,10 @@ func cell(ps []placement, f func(p placement, which int) float64, pct string) st
 	}
 	return fmt.Sprintf(pct+" ["+pct+"-"+pct+"]", 100*v[1], 100*v[0], 100*v[2])
 }
+
+// metrics are the metrics reported (-metrics), the first of which the
+// progress lines and the per-operator table use.
+var metrics []spectrum.Metric
 
 // bench runs the benchmark.
 type bench struct {
@@ -292,8 +310,8 @@ func (b *bench) module(ctx context.Context, mod string, want, tries int, seed in
 			sum.Kept++
 			sum.ByOp[m.Op]++
 			out = append(out, r)
-			p := r.Place[b.kinds[0].String()+"/ochiai"]
-			fmt.Fprintf(b.log, "%s: kept %d/%d: %s: ochiai %s %d-%d of %d (%s)\n", mod, sum.Kept, want, m, b.kinds[0], p.Best, p.Worst, p.Total, time.Since(t1).Round(time.Second))
+			p := r.Place[b.kinds[0].String()+"/"+metrics[0].Name]
+			fmt.Fprintf(b.log, "%s: kept %d/%d: %s: "+metrics[0].Name+" %s %d-%d of %d (%s)\n", mod, sum.Kept, want, m, b.kinds[0], p.Best, p.Worst, p.Total, time.Since(t1).Round(time.Second))
 		}
 	}
 	return sum, out, nil
@@ -350,7 +368,7 @@ func (b *bench) mutant(ctx context.Context, mod, dir string, m mutant, flags []s
 				return nil, fmt.Errorf("%s: %v", m, err)
 			}
 		}
-		for _, metric := range spectrum.Metrics(2) {
+		for _, metric := range metrics {
 			fr.Place[k.String()+"/"+metric.Name] = place(s, metric, m.File, m.Line, total)
 		}
 	}
@@ -530,7 +548,7 @@ func printModules(w io.Writer, mods []modSummary, markdown bool) {
 func printAccuracy(w io.Writer, results []*faultResult, kinds []spectrum.Kinds, markdown bool) {
 	rows := [][]string{{"events", "metric", "faults", "top-1 avg [best-worst]", "top-3", "top-5", "top-10", "EXAM avg [best-worst]"}}
 	for _, k := range kinds {
-		for _, m := range spectrum.Metrics(2) {
+		for _, m := range metrics {
 			key := k.String() + "/" + m.Name
 			var ps []placement
 			for _, r := range results {
