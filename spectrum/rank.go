@@ -65,9 +65,12 @@ func RankCounts(counts []Counts, m Metric) []Entry {
 	return entries
 }
 
+// Tied reports whether two scores are tied in a ranking.
+func Tied(a, b float64) bool { return same(a, b) }
+
 // same reports whether two scores are equal up to rounding: scores that
 // differ in the last bits come from different evaluation orders of the
-// same quantity.
+// same quantity. An infinite score equals only itself.
 func same(a, b float64) bool {
 	if a == b {
 		return true

@@ -35,7 +35,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -414,27 +413,15 @@ func place(s *spectrum.Spectra, m spectrum.Metric, file string, line, total int)
 	p := placement{Total: total}
 	for _, x := range scores {
 		switch {
-		case x > fault && !near(x, fault):
+		case x > fault && !spectrum.Tied(x, fault):
 			p.Best++
 			p.Worst++
-		case near(x, fault):
+		case spectrum.Tied(x, fault):
 			p.Worst++
 		}
 	}
 	p.Best++
 	return p
-}
-
-// near reports whether two scores are equal up to rounding, as spectrum
-// ties them (an infinite score equals only itself).
-func near(a, b float64) bool {
-	if a == b {
-		return true
-	}
-	if math.IsInf(a, 0) || math.IsInf(b, 0) {
-		return false
-	}
-	return math.Abs(a-b) <= 1e-12*max(1, max(math.Abs(a), math.Abs(b)))
 }
 
 // testRun is what one plain go test run gave.

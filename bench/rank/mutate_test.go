@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/culprit-go/culprit/spectrum"
 )
 
 const sample = `package p
@@ -69,7 +71,7 @@ func TestPlace(t *testing.T) {
 // TestPlaceInfinite checks that an infinite score (DStar) ties only with
 // itself.
 func TestPlaceInfinite(t *testing.T) {
-	if near(math.Inf(1), 3) || near(3, math.Inf(1)) || !near(math.Inf(1), math.Inf(1)) || !near(0.1+0.2, 0.3) {
+	if spectrum.Tied(math.Inf(1), 3) || spectrum.Tied(3, math.Inf(1)) || !spectrum.Tied(math.Inf(1), math.Inf(1)) || !spectrum.Tied(0.1+0.2, 0.3) {
 		t.Error("near")
 	}
 }
