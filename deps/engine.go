@@ -953,7 +953,7 @@ func (b *builder) memReads(n ast.Node, assigned []ast.Expr, in *instance) (out [
 // storage its write event named, and for a write through a pointer to a
 // variable, a definition of that variable.
 func (b *builder) written(fr *frame, in *instance, l ast.Expr, key string, id int) {
-	if b.ver != nil || in.wloc == nil {
+	if in.wloc == nil {
 		return
 	}
 	loc, ok := in.wloc[l.Pos()]

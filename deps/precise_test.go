@@ -38,3 +38,26 @@ func TestPrecise(t *testing.T) {
 		t.Errorf("precise slice: want x := 0 (88) and y := x + 1 (91), not x = a (95):\n%s", p)
 	}
 }
+
+// TestPreciseMemory: execution-level graphs read elements, fields and
+// dereferences by address too.
+func TestPreciseMemory(t *testing.T) {
+	_, dir := memRun(t)
+	for _, tc := range []struct{ test, fn, want string }{
+		{"TestAlias", "Alias", "v (29) <= ys[1] (28)"},
+		{"TestField", "Field", "v (41) <= q.name (39)"},
+		{"TestPointer", "Pointer", "<Pointer() return value> (50) <= *p (49)"},
+	} {
+		r, err := deps.BuildStream(memTrace.td, deps.Options{Test: tc.test, Versions: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := report.SliceDeps(&b, r.Backward(r.Returns(tc.fn)...), report.SliceInfo{Root: dir}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s: no %q:\n%s", tc.test, tc.want, b.String())
+		}
+	}
+}

@@ -205,6 +205,17 @@ func (b *builder) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in 
 			}
 			add(id)
 			return false
+		case *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
+			if ids := b.memRead(m.(ast.Expr), isAssigned, in); ids != nil {
+				for _, id := range ids {
+					add(id)
+				}
+				claimRoot(m.(ast.Expr), claimed)
+				_, index := m.(*ast.IndexExpr)
+				return index // an index is read too (the root is claimed)
+			}
+		}
+		switch m := m.(type) {
 		case *ast.IndexExpr:
 			if isAssigned[m] {
 				return true
@@ -230,6 +241,40 @@ func (b *builder) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in 
 		}
 		return true
 	})
+}
+
+// memRead returns the definitions last written at the storage an
+// element, field or dereference read e recorded, nil when it recorded
+// none or no instrumented code wrote there.
+func (b *builder) memRead(e ast.Expr, isAssigned map[ast.Node]bool, in *instance) []int {
+	if isAssigned[e] || in == nil || in.rloc == nil {
+		return nil
+	}
+	l, ok := in.rloc[e.Pos()]
+	if !ok {
+		return nil
+	}
+	k, ok := locKey(l)
+	if !ok {
+		return nil
+	}
+	defs, hit := b.mem[k]
+	if !hit {
+		return nil
+	}
+	ids := make([]int, 0, len(defs))
+	for d := range defs {
+		ids = append(ids, d)
+	}
+	sort.Ints(ids)
+	return ids
+}
+
+// claimRoot claims the root identifier of e: its storage answered.
+func claimRoot(e ast.Expr, claimed map[*ast.Ident]bool) {
+	if r := rootIdent(e); r != nil {
+		claimed[r] = true
+	}
 }
 
 // claimArgs claims the identifiers inside a call's parentheses: the
