@@ -242,6 +242,11 @@ type goroutine struct {
 	ret   int // the return-value node of the call that just returned, -1
 	retAt int // its call site, -1 when not known
 	panic int // the node of the panic under way, -1
+	// A runtime panic (no panic record): the statement that raised it,
+	// found as the innermost frame exiting in the middle of a statement
+	// that is not a return, -1; unwinding is true while frames exit.
+	unwound   int
+	unwinding bool
 }
 
 type frame struct {
@@ -361,7 +366,7 @@ func (b *builder) value(id int, v trace.Value) {
 func (b *builder) gor(id int) *goroutine {
 	g := b.gors[id]
 	if g == nil {
-		g = &goroutine{ret: -1, retAt: -1, panic: -1}
+		g = &goroutine{ret: -1, retAt: -1, panic: -1, unwound: -1}
 		b.gors[id] = g
 	}
 	return g
@@ -384,6 +389,11 @@ func (b *builder) event(e trace.Event, inTest bool) {
 	case trace.TagEnter:
 		b.enter(g, e)
 		return
+	case trace.TagExit:
+	default:
+		g.unwinding = false
+	}
+	switch e.Tag {
 	case trace.TagExit:
 		b.exit(g, e)
 		return
@@ -470,6 +480,11 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		if len(e.Values) > 0 && e.Values[0].Tag != trace.ValNil && g.panic >= 0 {
 			in.extra = append(in.extra, g.panic)
 			g.panic = -1
+		} else if len(e.Values) > 0 && e.Values[0].Tag != trace.ValNil && g.unwound >= 0 {
+			// A runtime panic: the recovered error comes from the
+			// statement that raised it.
+			in.extra = append(in.extra, g.unwound)
+			g.unwound = -1
 		}
 	case trace.TagSend:
 		ids := b.end(fr)
@@ -704,10 +719,20 @@ func (b *builder) exit(g *goroutine, e trace.Event) {
 	}
 	// Frames of functions entered without an entry record end here too.
 	var fr *frame
+	panicked := false
 	for len(g.stack) > 0 {
 		fr = g.stack[len(g.stack)-1]
 		g.stack = g.stack[:len(g.stack)-1]
-		b.end(fr)
+		// With steps, a function with results exiting in the middle of a
+		// statement that is not a return is unwinding a panic.
+		open := fr.cur != nil && fr.cur.stepped && fr.cur.u.kind != UnitReturn && len(fr.fn.results) > 0 && fr.ret < 0 && g.panic < 0
+		ids := b.end(fr)
+		if open && len(ids) > 0 {
+			panicked = true
+			if !g.unwinding {
+				g.unwound, g.unwinding = ids[0], true
+			}
+		}
 		if fr.fn == fn {
 			break
 		}
@@ -715,7 +740,7 @@ func (b *builder) exit(g *goroutine, e trace.Event) {
 	if fr == nil || fr.fn != fn {
 		return
 	}
-	if fr.ret < 0 && len(fn.results) > 0 && g.panic < 0 {
+	if fr.ret < 0 && len(fn.results) > 0 && g.panic < 0 && !panicked {
 		// A return of constants records nothing: take the only one there is.
 		var cands []*unit
 		for _, u := range fn.units {

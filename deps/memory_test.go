@@ -110,3 +110,23 @@ func TestMemory(t *testing.T) {
 }
 
 func osMkdirTemp() (string, error) { return os.MkdirTemp("", "culprit-mem-") }
+
+// TestRuntimePanic: a runtime panic has no panic record; the recovered
+// value comes from the statement that raised it, so the failing check's
+// slice holds the division.
+func TestRuntimePanic(t *testing.T) {
+	tr, dir := memRun(t)
+	r, err := deps.Build(tr, deps.Options{Test: "TestDiv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := report.SliceDeps(&got, r.Backward(r.Failure...), report.SliceInfo{Root: dir}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"q (5) <= a (4), b (4)", "r (7) <= q (div.go:5)", "<t.Errorf()> (8) <= t (5), r (7); <- <test> (7)"} {
+		if !strings.Contains(got.String(), w) {
+			t.Errorf("no %q:\n%s", w, got.String())
+		}
+	}
+}
