@@ -274,6 +274,7 @@ type instance struct {
 	values  map[string][]trace.Value
 	read    map[token.Pos]trace.Value // values read, by position of the read (versioned graphs)
 	rloc    map[token.Pos]trace.Loc   // storage read, by position of the read
+	ops     map[token.Pos]bool        // && and || operands evaluated, by position: their outcome
 	wloc    map[token.Pos]trace.Loc   // storage written, by position of the written operand
 	check   bool                      // it calls t.Error and friends in the test itself
 	inTest  bool
@@ -425,6 +426,16 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		return
 	}
 	if e.Tag == trace.TagDecision {
+		if strings.HasPrefix(site.Info, "operand ") {
+			// An && or || operand evaluated: its outcome, on the
+			// instance evaluating it.
+			in := b.at(fr, u, pos, trace.Event{Tag: trace.TagRead, Site: e.Site})
+			if in.ops == nil {
+				in.ops = map[token.Pos]bool{}
+			}
+			in.ops[pos] = site.Info == "operand true"
+			return
+		}
 		b.decision(fr, u, pos, site)
 		return
 	}
@@ -506,9 +517,10 @@ func (b *builder) event(e trace.Event, inTest bool) {
 // taken is complete when the branch is taken, so its <test> node is made
 // then, and what runs next is control dependent on this very execution
 // (a case clause whose tests read nothing gets its node too). Decisions
-// of && and || operands are part of their condition's execution.
+// of && and || operands are part of their condition's execution: they
+// say which operands ran (shortCircuited).
 func (b *builder) decision(fr *frame, u *unit, pos token.Pos, site trace.Site) {
-	if u.kind != UnitCond || strings.HasPrefix(site.Info, "&&") || strings.HasPrefix(site.Info, "||") {
+	if u.kind != UnitCond {
 		return
 	}
 	if fr.cur == nil || fr.cur.u != u {
@@ -844,6 +856,11 @@ func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance
 	// The value of a call whose callee returned is its return value, not
 	// its arguments: the callee's parameters depend on those.
 	var skip [][2]token.Pos
+	if in != nil && len(in.ops) > 0 {
+		for _, sp := range shortCircuited(n, in.ops) {
+			skip = append(skip, [2]token.Pos{sp[0] - 1, sp[1]})
+		}
+	}
 	if in != nil && len(in.rets) > 0 {
 		ast.Inspect(n, func(x ast.Node) bool {
 			if c, ok := x.(*ast.CallExpr); ok {
@@ -907,6 +924,50 @@ ids:
 			add(in.rets[p])
 		}
 	}
+	return out
+}
+
+// shortCircuited returns the spans of the && and || operands in n that
+// did not run, as the outcomes of the operands before them say.
+func shortCircuited(n ast.Node, ops map[token.Pos]bool) [][2]token.Pos {
+	var out [][2]token.Pos
+	var outcome func(e ast.Expr) (bool, bool)
+	outcome = func(e ast.Expr) (bool, bool) {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			return outcome(x.X)
+		case *ast.UnaryExpr:
+			if x.Op == token.NOT {
+				if v, ok := ops[x.Pos()]; ok {
+					return v, true
+				}
+			}
+		case *ast.BinaryExpr:
+			if x.Op == token.LAND || x.Op == token.LOR {
+				lv, lok := outcome(x.X)
+				if lok && (x.Op == token.LAND) != lv {
+					out = append(out, [2]token.Pos{x.Y.Pos(), x.Y.End()})
+					return lv, true
+				}
+				rv, rok := outcome(x.Y)
+				return rv, lok && rok
+			}
+		}
+		v, ok := ops[e.Pos()]
+		return v, ok
+	}
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch x := m.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			if x.Op == token.LAND || x.Op == token.LOR {
+				outcome(x)
+				return false
+			}
+		}
+		return true
+	})
 	return out
 }
 

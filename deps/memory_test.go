@@ -130,3 +130,19 @@ func TestRuntimePanic(t *testing.T) {
 		}
 	}
 }
+
+// TestShortCircuit: operand decisions say b > 0 did not run.
+func TestShortCircuit(t *testing.T) {
+	tr, dir := memRun(t)
+	r, err := deps.Build(tr, deps.Options{Test: "TestEither"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := report.SliceDeps(&got, r.Backward(r.Returns("Either")...), report.SliceInfo{Root: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got.String(), "ok (11) <= a (10)\n") || strings.Contains(got.String(), "b (10)") {
+		t.Errorf("ok should depend on a alone:\n%s", got.String())
+	}
+}

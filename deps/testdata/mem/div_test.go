@@ -10,3 +10,9 @@ func TestDiv(t *testing.T) {
 	}()
 	Div(1, 0)
 }
+
+func TestEither(t *testing.T) {
+	if !Either(1, 2) {
+		t.Error("either")
+	}
+}
