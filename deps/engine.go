@@ -1305,6 +1305,10 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 			elems = elemsOf[i]
 			if en, coll, ok := b.elemDef(f, l, in); ok {
 				name, elem = en, coll
+			} else if en := b.elemLabel(f, l, in); en != "" {
+				// The index was not read where the trace says (an
+				// expression): the write's location names the element.
+				name, elem = en, rootName(l)
 			}
 		}
 		if b.ver == nil && !plain {

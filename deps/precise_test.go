@@ -47,6 +47,7 @@ func TestPreciseMemory(t *testing.T) {
 		{"TestAlias", "Alias", "v (29) <= ys[1] (28)"},
 		{"TestField", "Field", "v (41) <= q.name (39)"},
 		{"TestPointer", "Pointer", "<Pointer() return value> (50) <= *p (49)"},
+		{"TestShift", "Shift", "v (21) <= xs[3] (20)"},
 	} {
 		r, err := deps.BuildStream(memTrace.td, deps.Options{Test: tc.test, Versions: true})
 		if err != nil {

@@ -11,3 +11,13 @@ func Either(a, b int) bool {
 	ok := a > 0 || b > 0
 	return ok
 }
+
+// Shift writes the element after i.
+func Shift(a int) int {
+	xs := make([]int, 4)
+	i := 2
+	j := i + 1
+	xs[j] = a
+	v := xs[3]
+	return v
+}

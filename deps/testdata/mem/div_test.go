@@ -16,3 +16,9 @@ func TestEither(t *testing.T) {
 		t.Error("either")
 	}
 }
+
+func TestShift(t *testing.T) {
+	if Shift(7) != 7 {
+		t.Error("shift")
+	}
+}
