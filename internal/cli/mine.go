@@ -73,28 +73,6 @@ func addRunFlags(fs *flag.FlagSet) runFlags {
 	}
 }
 
-// splitArgs parses flags and packages, which may be interleaved, and the
-// go test flags after "--".
-func splitArgs(e *env, fs *flag.FlagSet, args []string) (pkgs, goFlags []string, done bool, status int) {
-	for i, a := range args {
-		if a == "--" {
-			args, goFlags = args[:i], args[i+1:]
-			break
-		}
-	}
-	for {
-		if done, status := parseFlags(e, fs, args); done {
-			return nil, nil, true, status
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pkgs = append(pkgs, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	return pkgs, goFlags, false, exitOK
-}
-
 // collect runs the tests instrumented (or reads -trace) and collects the
 // calls. It returns a status when the command must stop.
 func collect(e *env, name string, rf runFlags, pkgs, goFlags []string) (*invariant.Calls, *instrument.Result, int, bool) {

@@ -92,23 +92,9 @@ func runRank(e *env, args []string) int {
 		fmt.Fprint(fs.Output(), rankUsage)
 		fs.PrintDefaults()
 	}
-	var goFlags []string
-	for i, a := range args {
-		if a == "--" {
-			args, goFlags = args[:i], args[i+1:]
-			break
-		}
-	}
-	var pkgs []string
-	for {
-		if done, status := parseFlags(e, fs, args); done {
-			return status
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pkgs = append(pkgs, fs.Arg(0))
-		args = fs.Args()[1:]
+	pkgs, goFlags, done, status := splitArgs(e, fs, args)
+	if done {
+		return status
 	}
 	topSet := false
 	fs.Visit(func(f *flag.Flag) { topSet = topSet || f.Name == "top" })

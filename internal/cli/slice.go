@@ -76,23 +76,9 @@ func runSlice(e *env, args []string) int {
 		fmt.Fprint(fs.Output(), sliceUsage)
 		fs.PrintDefaults()
 	}
-	var goFlags []string
-	for i, a := range args {
-		if a == "--" {
-			args, goFlags = args[:i], args[i+1:]
-			break
-		}
-	}
-	var pkgs []string
-	for {
-		if done, status := parseFlags(e, fs, args); done {
-			return status
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pkgs = append(pkgs, fs.Arg(0))
-		args = fs.Args()[1:]
+	pkgs, goFlags, done, status := splitArgs(e, fs, args)
+	if done {
+		return status
 	}
 	switch *format {
 	case "code", "deps", "dot", "json":
