@@ -13,6 +13,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/culprit-go/culprit/internal/instrument"
 )
 
 // Exit statuses shared by all commands.
@@ -143,4 +145,17 @@ func splitArgs(e *env, fs *flag.FlagSet, args []string) (pkgs, goFlags []string,
 		args = fs.Args()[1:]
 	}
 	return pkgs, goFlags, false, exitOK
+}
+
+// instrumentFailed reports an error of an instrumented run (instrument.Run
+// or RunProgram) and returns the exit status: 2 for usage errors (a
+// pattern matching nothing, a refused flag, an unwritable trace
+// directory), 1 otherwise.
+func instrumentFailed(e *env, cmd string, err error) int {
+	errorf(e, "%s: %v", cmd, err)
+	var ue *instrument.UsageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitFail
 }

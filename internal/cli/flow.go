@@ -110,12 +110,7 @@ func runFlow(e *env, args []string) int {
 		})
 		if err != nil {
 			e.stderr.Write(progOut.Bytes()) // go build's errors
-			errorf(e, "flow: %v", err)
-			var ue *instrument.UsageError
-			if errors.As(err, &ue) {
-				return exitUsage
-			}
-			return exitFail
+			return instrumentFailed(e, "flow", err)
 		}
 		if res.ExitCode != 0 {
 			fmt.Fprintf(e.stderr, "culprit: flow: note: the program exited with status %d\n", res.ExitCode)
@@ -138,12 +133,7 @@ func runFlow(e *env, args []string) int {
 			Stdout: w, Stderr: w, CallLimit: -1, Inlinable: true,
 		})
 		if err != nil {
-			errorf(e, "flow: %v", err)
-			var ue *instrument.UsageError
-			if errors.As(err, &ue) {
-				return exitUsage
-			}
-			return exitFail
+			return instrumentFailed(e, "flow", err)
 		}
 		dir = res.TraceDir
 	}

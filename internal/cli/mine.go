@@ -94,12 +94,7 @@ func collect(e *env, name string, rf runFlags, pkgs, goFlags []string) (*invaria
 			Inlinable: *rf.inlinable,
 		})
 		if err != nil {
-			errorf(e, "%s: %v", name, err)
-			var ue *instrument.UsageError
-			if errors.As(err, &ue) {
-				return nil, nil, exitUsage, true
-			}
-			return nil, nil, exitFail, true
+			return nil, nil, instrumentFailed(e, name, err), true
 		}
 		res, dir = r, r.TraceDir
 		if r.ExitCode != 0 && !*rf.testOut && goOut.Len() > 0 && !bytes.Contains(goOut.Bytes(), []byte("--- FAIL")) {

@@ -197,12 +197,7 @@ func runRank(e *env, args []string) int {
 			Stderr:    w,
 		})
 		if err != nil {
-			errorf(e, "rank: %v", err)
-			var ue *instrument.UsageError
-			if errors.As(err, &ue) {
-				return exitUsage
-			}
-			return exitFail
+			return instrumentFailed(e, "rank", err)
 		}
 		dir = res.TraceDir
 		defer func() {

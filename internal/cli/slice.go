@@ -131,12 +131,7 @@ func runSlice(e *env, args []string) int {
 			Inlinable: true,
 		})
 		if err != nil {
-			errorf(e, "slice: %v", err)
-			var ue *instrument.UsageError
-			if errors.As(err, &ue) {
-				return exitUsage
-			}
-			return exitFail
+			return instrumentFailed(e, "slice", err)
 		}
 		dir = res.TraceDir
 		defer func() {

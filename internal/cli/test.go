@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -93,12 +92,7 @@ func runTest(e *env, args []string) int {
 	}
 	res, err := instrument.Run(e.ctx, cfg)
 	if err != nil {
-		errorf(e, "test: %v", err)
-		var ue *instrument.UsageError
-		if errors.As(err, &ue) {
-			return exitUsage
-		}
-		return exitFail
+		return instrumentFailed(e, "test", err)
 	}
 	if *verbose {
 		for _, n := range res.Notes {
