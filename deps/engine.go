@@ -1,12 +1,10 @@
 package deps
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -68,36 +66,14 @@ func build(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options) 
 // (for execution-level graphs, Options.Versions, of long runs: the
 // graph grows with the run, the trace is not kept).
 func BuildStream(dir string, opt Options) (*Run, error) {
-	f, err := os.Open(filepath.Join(dir, trace.SitesFile))
+	d, err := trace.OpenDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open trace: %w", err)
+		return nil, err
 	}
-	sites, err := trace.ReadSites(bufio.NewReader(f))
-	f.Close()
-	if err != nil {
-		return nil, fmt.Errorf("open trace %s: %w", dir, err)
-	}
-	tr := &trace.Trace{Sites: *sites}
-	names, err := filepath.Glob(filepath.Join(dir, trace.EventsPrefix+"*"))
-	if err != nil {
-		return nil, fmt.Errorf("open trace: %w", err)
-	}
-	sort.Strings(names)
-	read := func(name string, on func(trace.Event) error) (*trace.Process, error) {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, fmt.Errorf("open trace: %w", err)
-		}
-		defer f.Close()
-		p, err := trace.ReadEvents(bufio.NewReaderSize(f, 1<<16), on)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
-		}
-		p.File = name
-		return p, nil
-	}
-	for _, name := range names {
-		p, err := read(name, func(trace.Event) error { return nil })
+	tr := &trace.Trace{Sites: *d.Sites}
+	for _, name := range d.Events {
+		// A first pass finds the tests; their events are not kept.
+		p, err := d.ReadFile(name, func(trace.Event) error { return nil })
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +84,7 @@ func BuildStream(dir string, opt Options) (*Run, error) {
 		return nil, err
 	}
 	return replay(tr, proc, test, opt, func(f func(trace.Event)) error {
-		_, err := read(proc.File, func(e trace.Event) error { f(e); return nil })
+		_, err := d.ReadFile(proc.File, func(e trace.Event) error { f(e); return nil })
 		return err
 	})
 }

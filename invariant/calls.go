@@ -1,9 +1,7 @@
 package invariant
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -69,34 +67,19 @@ type CollectOptions struct {
 // Load reads the trace directory dir and collects its calls, streaming
 // the events files so that the trace need not fit in memory.
 func Load(dir string, opt CollectOptions) (*Calls, error) {
-	f, err := os.Open(filepath.Join(dir, trace.SitesFile))
+	d, err := trace.OpenDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read trace: %w", err)
 	}
-	sites, err := trace.ReadSites(bufio.NewReader(f))
-	f.Close()
+	c, err := newCollector(d.Sites, opt)
 	if err != nil {
 		return nil, fmt.Errorf("read trace %s: %w", dir, err)
 	}
-	c, err := newCollector(sites, opt)
-	if err != nil {
-		return nil, fmt.Errorf("read trace %s: %w", dir, err)
-	}
-	names, err := filepath.Glob(filepath.Join(dir, trace.EventsPrefix+"*"))
-	if err != nil {
-		return nil, fmt.Errorf("read trace: %w", err)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		f, err := os.Open(name)
+	for _, name := range d.Events {
+		pc := c.newProcess()
+		p, err := d.ReadFile(name, func(e trace.Event) error { pc.event(e); return nil })
 		if err != nil {
 			return nil, fmt.Errorf("read trace: %w", err)
-		}
-		pc := c.newProcess()
-		p, err := trace.ReadEvents(bufio.NewReaderSize(f, 1<<16), func(e trace.Event) error { pc.event(e); return nil })
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
 		pc.finish(p)
 	}

@@ -1,9 +1,7 @@
 package spectrum
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -60,38 +58,23 @@ func needed(kinds Kinds) trace.EventSet {
 // its spectra. Function events are streamed: the trace need not fit in
 // memory.
 func Load(dir string, opt Options) (*Spectra, error) {
-	f, err := os.Open(filepath.Join(dir, trace.SitesFile))
+	d, err := trace.OpenDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read trace: %w", err)
 	}
-	sites, err := trace.ReadSites(bufio.NewReader(f))
-	f.Close()
+	c, err := newCollector(d.Sites, opt)
 	if err != nil {
 		return nil, fmt.Errorf("read trace %s: %w", dir, err)
 	}
-	c, err := newCollector(sites, opt)
-	if err != nil {
-		return nil, fmt.Errorf("read trace %s: %w", dir, err)
-	}
-	names, err := filepath.Glob(filepath.Join(dir, trace.EventsPrefix+"*"))
-	if err != nil {
-		return nil, fmt.Errorf("read trace: %w", err)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, fmt.Errorf("read trace: %w", err)
-		}
+	for _, name := range d.Events {
 		ps := newProcState()
 		var onEvent func(trace.Event) error
 		if c.stream {
 			onEvent = func(e trace.Event) error { c.event(ps, e); return nil }
 		}
-		p, err := trace.ReadEvents(bufio.NewReaderSize(f, 1<<16), onEvent)
-		f.Close()
+		p, err := d.ReadFile(name, onEvent)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
+			return nil, fmt.Errorf("read trace: %w", err)
 		}
 		c.process(p, ps.own)
 	}

@@ -50,8 +50,18 @@ func (p *Process) Test(id int) *Test {
 // already, as testing reports them ("TestX/sub").
 func (t *Test) String() string { return t.Name + " " + t.Outcome.String() }
 
-// Open reads a trace directory, collecting all calls in memory.
-func Open(dir string) (*Trace, error) {
+// Dir is a trace directory opened for streaming: its site table, read,
+// and the paths of its events files, in a stable order.
+type Dir struct {
+	Path   string
+	Sites  *Sites
+	Events []string
+}
+
+// OpenDir reads the site table of the trace directory dir and lists its
+// events files, without reading them: analyses stream each one with
+// ReadFile, so a trace need not fit in memory.
+func OpenDir(dir string) (*Dir, error) {
 	f, err := os.Open(filepath.Join(dir, SitesFile))
 	if err != nil {
 		return nil, fmt.Errorf("open trace: %w", err)
@@ -61,23 +71,43 @@ func Open(dir string) (*Trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open trace %s: %w", dir, err)
 	}
-	tr := &Trace{Sites: *sites}
 	names, err := filepath.Glob(filepath.Join(dir, EventsPrefix+"*"))
 	if err != nil {
 		return nil, fmt.Errorf("open trace: %w", err)
 	}
 	sort.Strings(names)
-	for _, name := range names {
-		f, err := os.Open(name)
+	return &Dir{Path: dir, Sites: sites, Events: names}, nil
+}
+
+// ReadFile streams the events file name (one of d.Events) through
+// ReadEvents: onEvent, if not nil, sees each stream event instead of the
+// returned Process collecting it.
+func (d *Dir) ReadFile(name string, onEvent func(Event) error) (*Process, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("open trace: %w", err)
+	}
+	defer f.Close()
+	p, err := ReadEvents(bufio.NewReaderSize(f, 1<<16), onEvent)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	p.File = name
+	return p, nil
+}
+
+// Open reads a trace directory, collecting all events in memory.
+func Open(dir string) (*Trace, error) {
+	d, err := OpenDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	tr := &Trace{Sites: *d.Sites}
+	for _, name := range d.Events {
+		p, err := d.ReadFile(name, nil)
 		if err != nil {
-			return nil, fmt.Errorf("open trace: %w", err)
+			return nil, err
 		}
-		p, err := ReadEvents(bufio.NewReaderSize(f, 1<<16), nil)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
-		}
-		p.File = name
 		tr.Processes = append(tr.Processes, p)
 	}
 	return tr, nil
