@@ -68,7 +68,7 @@ func build(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options) 
 func BuildStream(dir string, opt Options) (*Run, error) {
 	d, err := trace.OpenDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("open trace: %w", err)
 	}
 	tr := &trace.Trace{Sites: *d.Sites}
 	for _, name := range d.Events {

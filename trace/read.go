@@ -64,16 +64,16 @@ type Dir struct {
 func OpenDir(dir string) (*Dir, error) {
 	f, err := os.Open(filepath.Join(dir, SitesFile))
 	if err != nil {
-		return nil, fmt.Errorf("open trace: %w", err)
+		return nil, err // names the file
 	}
 	sites, err := ReadSites(bufio.NewReader(f))
 	f.Close()
 	if err != nil {
-		return nil, fmt.Errorf("open trace %s: %w", dir, err)
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	names, err := filepath.Glob(filepath.Join(dir, EventsPrefix+"*"))
 	if err != nil {
-		return nil, fmt.Errorf("open trace: %w", err)
+		return nil, err
 	}
 	sort.Strings(names)
 	return &Dir{Path: dir, Sites: sites, Events: names}, nil
@@ -85,7 +85,7 @@ func OpenDir(dir string) (*Dir, error) {
 func (d *Dir) ReadFile(name string, onEvent func(Event) error) (*Process, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("open trace: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	p, err := ReadEvents(bufio.NewReaderSize(f, 1<<16), onEvent)
@@ -100,7 +100,7 @@ func (d *Dir) ReadFile(name string, onEvent func(Event) error) (*Process, error)
 func Open(dir string) (*Trace, error) {
 	d, err := OpenDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("open trace: %w", err)
 	}
 	tr := &Trace{Sites: *d.Sites}
 	for _, name := range d.Events {
