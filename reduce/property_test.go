@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // oracle is a deterministic random test over candidates of distinct ints:
@@ -176,28 +177,25 @@ func TestWorkers(t *testing.T) {
 }
 
 // TestConcurrency checks that workers really run tests at the same time
-// and never more than asked.
+// and never more than asked: each test waits a little for company.
 func TestConcurrency(t *testing.T) {
 	var running, peak atomic.Int32
 	o := newOracle(3, 64, 0)
-	gate := make(chan struct{}, 1)
 	test := func(ctx context.Context, c []int) Outcome {
 		cur := running.Add(1)
 		defer running.Add(-1)
 		for p := peak.Load(); cur > p && !peak.CompareAndSwap(p, cur); p = peak.Load() {
 		}
-		select { // give the other workers a chance to start
-		case gate <- struct{}{}:
-			<-gate
-		case <-ctx.Done():
+		for deadline := time.Now().Add(5 * time.Millisecond); running.Load() < 2 && time.Now().Before(deadline) && ctx.Err() == nil; {
+			time.Sleep(100 * time.Microsecond)
 		}
 		return o.outcome(c)
 	}
 	if _, err := DD(context.Background(), allIndices(64), test, Min, Config{Workers: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if p := peak.Load(); p > 3 {
-		t.Errorf("%d tests ran at once with 3 workers", p)
+	if p := peak.Load(); p < 2 || p > 3 {
+		t.Errorf("at most %d tests ran at once with 3 workers, want 2 or 3", p)
 	}
 }
 
