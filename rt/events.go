@@ -150,26 +150,6 @@ func (t *T) D(site uint32, c bool) bool {
 // iteration).
 func (t *T) Dk(site uint32) { t.step('D', site) }
 
-// encode encodes vals (with a count when many) into the scratch buffer,
-// writing the type records they need to the stream first; scratch appends
-// them after the record's head.
-func (w *writer) encode(many bool, vals ...interface{}) {
-	vals = hideAll(&vals)
-	if w.vals == nil {
-		w.vals = new(writer)
-	}
-	v := w.vals
-	v.buf = v.buf[:0]
-	if many {
-		v.uv(uint64(len(vals)))
-	}
-	for _, x := range vals {
-		v.value(x)
-	}
-}
-
-func (w *writer) scratch() { w.buf = append(w.buf, w.vals.buf...) }
-
 // rec writes a stream record with one value.
 func (t *T) rec(tag byte, site uint32, x interface{}) {
 	if traceDir == "" || !sampled(site) {

@@ -7,6 +7,26 @@ import (
 
 // Values in stream records, encoded as trace/format.go specifies.
 
+// encode encodes vals (with a count when many) into the scratch buffer,
+// writing the type records they need to the stream first; scratch appends
+// them after the record's head.
+func (w *writer) encode(many bool, vals ...interface{}) {
+	vals = hideAll(&vals)
+	if w.vals == nil {
+		w.vals = new(writer)
+	}
+	v := w.vals
+	v.buf = v.buf[:0]
+	if many {
+		v.uv(uint64(len(vals)))
+	}
+	for _, x := range vals {
+		v.value(x)
+	}
+}
+
+func (w *writer) scratch() { w.buf = append(w.buf, w.vals.buf...) }
+
 // typ returns the ID of t, writing its type record first if it is new.
 func typ(t reflect.Type) uint64 {
 	if w.types == nil {
