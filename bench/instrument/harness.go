@@ -18,37 +18,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/culprit-go/culprit/bench/internal/proof"
 	"github.com/culprit-go/culprit/internal/instrument"
 	"github.com/culprit-go/culprit/trace"
 )
-
-// module is one module of the proof.
-type module struct {
-	Path     string
-	Packages []string // patterns inside the module; nil is ./...
-}
-
-// proofModules are the modules the issue names, then ours.
-var proofModules = []module{
-	{Path: "github.com/google/uuid"},
-	{Path: "github.com/google/go-cmp"},
-	{Path: "github.com/BurntSushi/toml"},
-	{Path: "gopkg.in/yaml.v3"},
-	{Path: "github.com/tidwall/gjson"},
-	{Path: "github.com/Masterminds/semver/v3"},
-	{Path: "github.com/dustin/go-humanize"},
-	{Path: "github.com/google/btree"},
-	{Path: "github.com/pkg/errors"},
-	{Path: "golang.org/x/text", Packages: []string{"./unicode/norm", "./transform", "./language"}},
-	// Five more of our choice: assembly-backed code, generics, a flag
-	// parser, Unicode tables, a diff library.
-	{Path: "github.com/cespare/xxhash/v2"},
-	{Path: "github.com/hashicorp/golang-lru/v2"},
-	{Path: "github.com/spf13/pflag"},
-	{Path: "github.com/mattn/go-runewidth"},
-	{Path: "github.com/pmezard/go-difflib"},
-	{Path: "github.com/tidwall/match"},
-}
 
 // variant is one way to run a module's tests.
 type variant struct {
@@ -93,81 +66,16 @@ type harness struct {
 	timeout  time.Duration
 }
 
-// download fetches mod@latest through the module proxy and copies its
-// source into a writable directory of its own: the overlay cannot replace
-// files in the module cache, so the copy runs as the main module.
-func (h *harness) download(ctx context.Context, mod string) (dir, version string, err error) {
-	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", mod+"@latest")
-	cmd.Dir = h.work
-	out, err := cmd.Output()
-	if err != nil {
-		return "", "", fmt.Errorf("download %s: %w: %s", mod, err, out)
-	}
-	var info struct{ Dir, Version, Error string }
-	if err := json.Unmarshal(out, &info); err != nil {
-		return "", "", fmt.Errorf("download %s: %w", mod, err)
-	}
-	if info.Error != "" {
-		return "", "", fmt.Errorf("download %s: %s", mod, info.Error)
-	}
-	dir = filepath.Join(h.work, strings.NewReplacer("/", "_", "@", "_").Replace(mod+"@"+info.Version))
-	if err := os.RemoveAll(dir); err != nil {
-		return "", "", err
-	}
-	if err := copyTree(info.Dir, dir); err != nil {
-		return "", "", fmt.Errorf("copy %s: %w", mod, err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		// A module without go.mod (old, pre-modules): give it one.
-		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+mod+"\n\ngo 1.16\n"), 0o644); err != nil {
-			return "", "", err
-		}
-	}
-	// Its dependencies, and go.sum entries for them: a module published
-	// without go.sum (gopkg.in/yaml.v3) needs go mod tidy to test at all.
-	args := []string{"mod", "download"}
-	if _, err := os.Stat(filepath.Join(dir, "go.sum")); err != nil {
-		args = []string{"mod", "tidy"}
-	}
-	tidy := exec.CommandContext(ctx, "go", args...)
-	tidy.Dir = dir
-	if out, err := tidy.CombinedOutput(); err != nil {
-		return "", "", fmt.Errorf("%s: go mod download: %w: %s", mod, err, out)
-	}
-	return dir, info.Version, nil
-}
-
-func copyTree(from, to string) error {
-	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, path)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-}
-
 // runModule runs one module plain and in every variant.
-func (h *harness) runModule(ctx context.Context, m module) *result {
+func (h *harness) runModule(ctx context.Context, m proof.Module) *result {
 	res := &result{Module: m.Path, Runs: map[string]*run{}}
-	dir, version, err := h.download(ctx, m.Path)
+	dir, version, err := proof.Download(ctx, h.work, m.Path)
 	if err != nil {
 		res.Err = err.Error()
 		return res
 	}
 	res.Version = version
-	pkgs := m.Packages
-	if pkgs == nil {
-		pkgs = []string{"./..."}
-	}
+	pkgs := m.Patterns()
 	fmt.Fprintf(h.log, "%s@%s: plain\n", m.Path, version)
 	plain, err := h.goTest(ctx, dir, pkgs, 0)
 	if err != nil {

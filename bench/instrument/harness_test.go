@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/culprit-go/culprit/bench/internal/proof"
 )
 
 // TestProofSmall runs the proof on three small modules from the module
@@ -20,7 +22,7 @@ func TestProofSmall(t *testing.T) {
 	}
 	defer cleanup()
 	for _, m := range []string{"github.com/google/uuid", "github.com/Masterminds/semver/v3", "github.com/dustin/go-humanize"} {
-		r := h.runModule(context.Background(), module{Path: m})
+		r := h.runModule(context.Background(), proof.Module{Path: m})
 		if r.Err != "" {
 			t.Errorf("%s: %s", m, r.Err)
 			continue

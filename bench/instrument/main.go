@@ -24,6 +24,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/culprit-go/culprit/bench/internal/proof"
 	"github.com/culprit-go/culprit/trace"
 )
 
@@ -41,22 +42,7 @@ func main() {
 		os.Exit(2)
 	}
 	defer cleanup()
-	list := proofModules
-	if *mods != "" {
-		list = nil
-		for _, m := range strings.Split(*mods, ",") {
-			found := false
-			for _, p := range proofModules {
-				if p.Path == m {
-					list = append(list, p)
-					found = true
-				}
-			}
-			if !found {
-				list = append(list, module{Path: m})
-			}
-		}
-	}
+	list := proof.Select(*mods)
 	var results []*result
 	bad := false
 	for _, m := range list {
@@ -82,10 +68,6 @@ func newHarness(work, events string, timeout time.Duration, log io.Writer) (*har
 		}
 		work, cleanup = d, func() { os.RemoveAll(d) }
 	} else if err := os.MkdirAll(work, 0o755); err != nil {
-		return nil, nil, err
-	}
-	// The work directory needs a go.mod for go mod download to run in.
-	if err := os.WriteFile(work+"/go.mod", []byte("module proof\n\ngo 1.21\n"), 0o644); err != nil {
 		return nil, nil, err
 	}
 	h := &harness{work: work, log: log, timeout: timeout}

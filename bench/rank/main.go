@@ -45,6 +45,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/culprit-go/culprit/bench/internal/proof"
 	"github.com/culprit-go/culprit/internal/instrument"
 	"github.com/culprit-go/culprit/spectrum"
 )
@@ -203,7 +204,7 @@ type modSummary struct {
 // line's placement.
 type faultResult struct {
 	Module string
-	Mutant mutant
+	Mutant proof.Mutant
 	Place  map[string]placement // kinds + "/" + metric
 }
 
@@ -242,7 +243,7 @@ func b2f(b bool) float64 {
 // module runs the benchmark on one module.
 func (b *bench) module(ctx context.Context, mod string, want, tries int, seed int64) (modSummary, []*faultResult, error) {
 	sum := modSummary{Module: mod, ByOp: map[string]int{}}
-	dir, version, err := b.download(ctx, mod)
+	dir, version, err := proof.Download(ctx, b.work, mod)
 	if err != nil {
 		sum.Err = err.Error()
 		return sum, nil, err
@@ -270,13 +271,13 @@ func (b *bench) module(ctx context.Context, mod string, want, tries int, seed in
 		flags = []string{"-skip", "^(" + strings.Join(skip, "|") + ")$"}
 		fmt.Fprintf(b.log, "%s: failing before mutation, skipped: %s\n", mod, strings.Join(skip, " "))
 	}
-	cands, err := candidates(dir)
+	cands, err := proof.Candidates(dir)
 	if err != nil {
 		return sum, nil, err
 	}
 	sum.Candidates = len(cands)
 	var out []*faultResult
-	for _, m := range order(cands, seed) {
+	for _, m := range proof.Order(cands, seed) {
 		if sum.Kept >= want || sum.Tried >= tries {
 			break
 		}
@@ -286,7 +287,7 @@ func (b *bench) module(ctx context.Context, mod string, want, tries int, seed in
 		if err != nil {
 			return sum, out, err
 		}
-		if err := os.WriteFile(path, m.apply(src), 0o644); err != nil {
+		if err := os.WriteFile(path, m.Apply(src), 0o644); err != nil {
 			return sum, out, err
 		}
 		t1 := time.Now()
@@ -325,7 +326,7 @@ var (
 
 // mutant tests one mutant plain, then, when a test fails, instrumented,
 // and places the fault in each ranking.
-func (b *bench) mutant(ctx context.Context, mod, dir string, m mutant, flags []string) (*faultResult, error) {
+func (b *bench) mutant(ctx context.Context, mod, dir string, m proof.Mutant, flags []string) (*faultResult, error) {
 	r, err := b.goTest(ctx, dir, flags)
 	if err != nil {
 		return nil, err
@@ -467,53 +468,6 @@ func (b *bench) goTest(ctx context.Context, dir string, flags []string) (*testRu
 		return nil, errBroken
 	}
 	return r, nil
-}
-
-// download fetches mod@latest through the module proxy and copies its
-// source into a writable directory of its own, as bench/instrument does:
-// the copy is the main module, and the only one mutated.
-func (b *bench) download(ctx context.Context, mod string) (dir, version string, err error) {
-	if err := os.WriteFile(filepath.Join(b.work, "go.mod"), []byte("module bench\n\ngo 1.21\n"), 0o644); err != nil {
-		return "", "", err
-	}
-	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", mod+"@latest")
-	cmd.Dir = b.work
-	out, err := cmd.Output()
-	if err != nil {
-		return "", "", fmt.Errorf("download %s: %w: %s", mod, err, out)
-	}
-	var info struct{ Dir, Version, Error string }
-	if err := json.Unmarshal(out, &info); err != nil {
-		return "", "", fmt.Errorf("download %s: %w", mod, err)
-	}
-	if info.Error != "" {
-		return "", "", fmt.Errorf("download %s: %s", mod, info.Error)
-	}
-	dir = filepath.Join(b.work, strings.NewReplacer("/", "_", "@", "_").Replace(mod+"@"+info.Version))
-	if err := os.RemoveAll(dir); err != nil {
-		return "", "", err
-	}
-	if err := os.CopyFS(dir, os.DirFS(info.Dir)); err != nil {
-		return "", "", fmt.Errorf("copy %s: %w", mod, err)
-	}
-	if err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil {
-			mode := os.FileMode(0o644)
-			if d.IsDir() {
-				mode = 0o755
-			}
-			err = os.Chmod(p, mode)
-		}
-		return err
-	}); err != nil {
-		return "", "", err
-	}
-	tidy := exec.CommandContext(ctx, "go", "mod", "download")
-	tidy.Dir = dir
-	if out, err := tidy.CombinedOutput(); err != nil {
-		return "", "", fmt.Errorf("%s: go mod download: %w: %s", mod, err, out)
-	}
-	return dir, info.Version, nil
 }
 
 func printModules(w io.Writer, mods []modSummary, markdown bool) {

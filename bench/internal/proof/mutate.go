@@ -1,4 +1,4 @@
-package main
+package proof
 
 import (
 	"fmt"
@@ -14,8 +14,8 @@ import (
 	"strings"
 )
 
-// mutant is one single-statement mutation of a file.
-type mutant struct {
+// Mutant is one single-statement mutation of a file.
+type Mutant struct {
 	Op   string // flip, const, swap, delete
 	File string // slash-separated, relative to the module root
 	Line int    // the faulty statement's first line (where its events are)
@@ -26,12 +26,13 @@ type mutant struct {
 	Desc string // "a < b -> a >= b"
 }
 
-func (m mutant) String() string {
+// String names the mutant: file:line, operator and what changed.
+func (m Mutant) String() string {
 	return fmt.Sprintf("%s:%d %s: %s", m.File, m.Line, m.Op, m.Desc)
 }
 
-// apply returns src with the mutation.
-func (m mutant) apply(src []byte) []byte {
+// Apply returns src with the mutation; src is not changed.
+func (m Mutant) Apply(src []byte) []byte {
 	out := append([]byte{}, src[:m.Off]...)
 	out = append(out, m.New...)
 	return append(out, src[m.End:]...)
@@ -49,10 +50,11 @@ var swappable = map[token.Token]bool{
 	token.LSS: true, token.GTR: true, token.LEQ: true, token.GEQ: true,
 }
 
-// candidates returns every mutation the module's non-test Go files allow
-// inside function bodies, in a deterministic order.
-func candidates(root string) ([]mutant, error) {
-	var out []mutant
+// Candidates returns every mutation the non-test Go files below root allow
+// inside function bodies, in a deterministic order. Files are named
+// relative to root, slash-separated.
+func Candidates(root string) ([]Mutant, error) {
+	var out []Mutant
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -72,7 +74,7 @@ func candidates(root string) ([]mutant, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
-		ms, err := fileCandidates(filepath.ToSlash(rel), src)
+		ms, err := FileCandidates(filepath.ToSlash(rel), src)
 		if err != nil {
 			return nil // unparsable (build-tagged oddities): skip
 		}
@@ -88,8 +90,9 @@ func candidates(root string) ([]mutant, error) {
 	return out, err
 }
 
-// fileCandidates returns the mutations of one file.
-func fileCandidates(rel string, src []byte) ([]mutant, error) {
+// FileCandidates returns the mutations of one file, src, named rel.
+// Generated files have none.
+func FileCandidates(rel string, src []byte) ([]Mutant, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, rel, src, parser.ParseComments)
 	if err != nil {
@@ -100,7 +103,7 @@ func fileCandidates(rel string, src []byte) ([]mutant, error) {
 			return nil, nil
 		}
 	}
-	var out []mutant
+	var out []Mutant
 	text := func(n ast.Node) string {
 		return string(src[fset.Position(n.Pos()).Offset:fset.Position(n.End()).Offset])
 	}
@@ -119,7 +122,7 @@ func fileCandidates(rel string, src []byte) ([]mutant, error) {
 					continue
 				case ast.Stmt:
 					p := fset.Position(stack[i].Pos())
-					out = append(out, mutant{Op: op, File: rel, Line: p.Line, Col: p.Column, Off: off, End: end, New: repl, Desc: desc})
+					out = append(out, Mutant{Op: op, File: rel, Line: p.Line, Col: p.Column, Off: off, End: end, New: repl, Desc: desc})
 					return
 				}
 			}
@@ -183,10 +186,10 @@ func oneLine(s string) string {
 	return s
 }
 
-// order returns the mutants in a deterministic pseudo-random order
+// Order returns the mutants in a deterministic pseudo-random order
 // (seeded), interleaving the operators so that each is represented.
-func order(ms []mutant, seed int64) []mutant {
-	byOp := map[string][]mutant{}
+func Order(ms []Mutant, seed int64) []Mutant {
+	byOp := map[string][]Mutant{}
 	var ops []string
 	for _, m := range ms {
 		if byOp[m.Op] == nil {
@@ -200,7 +203,7 @@ func order(ms []mutant, seed int64) []mutant {
 		l := byOp[op]
 		rng.Shuffle(len(l), func(i, j int) { l[i], l[j] = l[j], l[i] })
 	}
-	var out []mutant
+	var out []Mutant
 	for i := 0; len(out) < len(ms); i++ {
 		for _, op := range ops {
 			if i < len(byOp[op]) {
