@@ -1,6 +1,9 @@
 package rt
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -29,6 +32,18 @@ func (f *fakeTB) done() {
 }
 
 type point struct{ X, Y int }
+
+// node has a cycle through a pointer, which deep values must cut.
+type node struct {
+	Name string
+	Next *node
+	kids []int
+}
+
+// userErr's Error must never run from the encoder.
+type userErr struct{}
+
+func (userErr) Error() string { panic("the encoder called a user method") }
 
 // wantLocs are the locations TestRoundTrip's reads and writes recorded.
 var wantLocs []struct {
@@ -71,7 +86,10 @@ func TestRoundTrip(t *testing.T) {
 		B(true, &ctr0[10], &ctr0[11])
 		B(false, &ctr0[12], &ctr0[13])
 		var nilp *point
-		c.Exit(5, Enter(5, 99, 7, -3, uint16(9), "hi", 2.5, true, nil, nilp, &point{}, []int{1, 2}, point{1, 2}, string(make([]byte, 100))))
+		cyc := &node{Name: "a", kids: []int{1}}
+		cyc.Next = cyc
+		c.Exit(5, Enter(5, 99, 7, -3, uint16(9), "hi", 2.5, true, nil, nilp, &point{}, []int{1, 2}, point{1, 2}, string(make([]byte, 100)),
+			errors.New("boom"), fmt.Errorf("wrap: %w", io.EOF), userErr{}, cyc, [3]int{4, 5, 6}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, []*point{{1, 2}, nil}))
 		done := make(chan bool)
 		go func() { ctr[64-30] = 1; done <- true }() // runs while the test does
 		<-done
@@ -174,7 +192,26 @@ func TestRoundTrip(t *testing.T) {
 	}
 	vals := p.Events[0].Values
 	wantVals := []string{"7", "-3", "9", `"hi"`, "2.5", "true", "nil", "nil", "*rt.point(len 0)", "[]int(len 2)", "rt.point{...}",
-		`"` + string(make([]byte, 64)) + `"...(100 bytes)`}
+		`"` + string(make([]byte, 64)) + `"...(100 bytes)`,
+		"*errors.errorString(len 0)", "*fmt.wrapError(len 0)", "rt.userErr{...}", "*rt.node(len 0)", "[3]int{...}", "[]int(len 10)", "[]*rt.point(len 2)"}
+	// Format 4: entries record values with their parts.
+	wantFull := map[int]string{
+		8:  "&rt.point{X: 0, Y: 0}",
+		9:  "[]int{1, 2}",
+		10: "rt.point{X: 1, Y: 2}",
+		12: `error("boom")`,
+		13: `error("wrap: EOF")`,
+		14: "rt.userErr{}",
+		15: `&rt.node{Name: "a", Next: &rt.node{Name: "a", Next: *rt.node(len 0), kids: []int(len 1)}, kids: []int{1}}`,
+		16: "[3]int{4, 5, 6}",
+		17: "[]int{0, 1, 2, 3, 4, 5, 6, 7, ...}(len 10)",
+		18: "[]*rt.point{&rt.point{X: 1, Y: 2}, nil}",
+	}
+	for i, want := range wantFull {
+		if i < len(vals) && vals[i].Full() != want {
+			t.Errorf("value %d in full = %s, want %s", i, vals[i].Full(), want)
+		}
+	}
 	if len(vals) != len(wantVals) {
 		t.Fatalf("values: %v", vals)
 	}
@@ -282,8 +319,10 @@ func TestNoAllocs(t *testing.T) {
 	p := &point{1, 2}
 	s := "a string"
 	n := 100000
+	err := fmt.Errorf("wrap: %w", io.EOF)
+	ps := []*point{p, p}
 	f := func() {
-		x := Enter(1, 2, p, s, n, 2.5, *p)
+		x := Enter(1, 2, p, s, n, 2.5, *p, err, ps, userErr{})
 		R(c, 3, p)
 		W(c, 4, n)
 		Ret(c.C(5, 0), 5, s)

@@ -21,7 +21,11 @@ func (w *writer) encode(many bool, vals ...interface{}) {
 		v.uv(uint64(len(vals)))
 	}
 	for _, x := range vals {
-		v.value(x)
+		if many {
+			v.deepValue(x)
+		} else {
+			v.value(x)
+		}
 	}
 }
 
@@ -39,11 +43,21 @@ func typ(t reflect.Type) uint64 {
 		w.byte('Y')
 		w.uv(id)
 		w.str(t.String())
+		if t.Kind() == reflect.Struct {
+			n := min(t.NumField(), maxFields)
+			w.byte('F')
+			w.uv(id)
+			w.uv(uint64(n))
+			for i := 0; i < n; i++ {
+				w.str(t.Field(i).Name)
+			}
+		}
 	}
 	return id
 }
 
-// value encodes v without calling interface{} of its methods.
+// value encodes v without calling any of its methods, and without its
+// parts (deepValue records those).
 func (w *writer) value(v interface{}) {
 	switch x := v.(type) {
 	case nil:
@@ -129,5 +143,148 @@ func (w *writer) reflectValue(v reflect.Value) {
 		id := typ(v.Type())
 		w.byte(9)
 		w.uv(id)
+	}
+}
+
+// Deep values: function entries, exits and call results (encode with
+// many) record the parts of a value the invariants read, within bounds
+// that keep a record small and the encoder cheap.
+const (
+	maxDepth  = 2  // struct fields and elements followed below a value
+	maxDerefs = 2  // pointers followed on one path
+	maxElems  = 8  // elements kept of a slice or array
+	maxFields = 16 // fields kept of a struct
+	maxNodes  = 64 // values recorded for one argument, parts included
+)
+
+// deepValue encodes v with its parts: the fields of structs, the values
+// pointers point to, the first elements of slices and arrays, and the
+// message of an error of the standard library.
+func (w *writer) deepValue(v interface{}) {
+	// A new variable, not v: escape analysis follows variables, and
+	// Error and reflection would make v's contents escape.
+	x := hide(&v)
+	switch x.(type) {
+	case nil, blank, bool, int, int64, uint8, string, float64:
+		w.value(x)
+		return
+	}
+	if e, ok := x.(error); ok {
+		if msg, ok := errorText(e); ok {
+			w.byte(14)
+			w.uv(uint64(len(msg)))
+			if len(msg) > 64 {
+				msg = msg[:64]
+			}
+			w.str(msg)
+		}
+	}
+	budget := maxNodes
+	w.deep(reflect.ValueOf(x), 0, 0, &budget)
+}
+
+// errorText returns e.Error() when e's dynamic type is declared in the
+// standard library (never a method of the program's own), recovering
+// from a panic in it.
+func errorText(e error) (msg string, ok bool) {
+	t := reflect.TypeOf(e)
+	if t.Kind() == reflect.Pointer {
+		if reflect.ValueOf(e).IsNil() {
+			return "", false
+		}
+		t = t.Elem()
+	}
+	if !stdPkg(t.PkgPath()) {
+		return "", false
+	}
+	defer func() {
+		if recover() != nil {
+			msg, ok = "", false
+		}
+	}()
+	return e.Error(), true
+}
+
+// stdPkg reports whether path has the form of a standard library
+// package's (no dot in its first element) and is not of the traced
+// module (whose path may have that form too: "m").
+func stdPkg(path string) bool {
+	if path == "" || path == "main" {
+		return false
+	}
+	first := firstElem(path)
+	for i := 0; i < len(first); i++ {
+		if first[i] == '.' {
+			return false
+		}
+	}
+	return first != firstElem(module)
+}
+
+// firstElem returns path up to its first slash.
+func firstElem(path string) string {
+	for i := 0; i < len(path); i++ {
+		if path[i] == '/' {
+			return path[:i]
+		}
+	}
+	return path
+}
+
+// deep encodes v, following its parts while depth, derefs and the budget
+// allow, and as value does past them.
+func (w *writer) deep(v reflect.Value, depth, derefs int, budget *int) {
+	*budget--
+	if *budget < 0 {
+		w.reflectValue(v)
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || derefs >= maxDerefs {
+			w.reflectValue(v)
+			return
+		}
+		w.byte(10)
+		w.uv(typ(v.Type()))
+		w.deep(v.Elem(), depth, derefs+1, budget)
+	case reflect.Interface:
+		if v.IsNil() {
+			w.byte(1)
+			return
+		}
+		w.deep(v.Elem(), depth, derefs, budget)
+	case reflect.Slice, reflect.Array:
+		if (v.Kind() == reflect.Slice && v.IsNil()) || depth >= maxDepth {
+			w.reflectValue(v)
+			return
+		}
+		n := v.Len()
+		if v.Kind() == reflect.Slice {
+			w.byte(11)
+		} else {
+			w.byte(12)
+		}
+		w.uv(typ(v.Type()))
+		w.uv(uint64(n))
+		n = min(n, maxElems)
+		w.uv(uint64(n))
+		for i := 0; i < n; i++ {
+			w.deep(v.Index(i), depth+1, derefs, budget)
+		}
+	case reflect.Struct:
+		if depth >= maxDepth {
+			w.reflectValue(v)
+			return
+		}
+		w.byte(13)
+		w.uv(typ(v.Type()))
+		n := min(v.NumField(), maxFields)
+		w.uv(uint64(n))
+		for i := 0; i < n; i++ {
+			w.deep(v.Field(i), depth+1, derefs, budget)
+		}
+	default:
+		w.reflectValue(v)
 	}
 }

@@ -54,6 +54,8 @@
 //	|                  nhits x uv delta (ascending site IDs, each  |
 //	|                  the difference from the previous, from 0)   |
 //	|  'Y' type name:  uv type | string name                       |
+//	|  'F' fields:     uv type | uv n | n x string (a struct type's |
+//	|                  first n field names, after its 'Y' record)  |
 //	|  'Z' end:        sv exit status (-1: not known)              |
 //	| stream records, each: uv test | uv goroutine | uv site |    |
 //	|                  then per tag:                               |
@@ -127,7 +129,29 @@
 //	6 float: 8 bytes IEEE 754, little-endian |
 //	7 string: uv full length | string (at most MaxString bytes) |
 //	8 reference (non-nil pointer, slice, map, chan, func): uv type | uv len |
-//	9 other (struct, array, complex...): uv type
+//	9 other (struct, array, complex...): uv type |
+//	values with their parts (function entries, exits, call results):
+//	10 pointer: uv type | value (what it points to) |
+//	11 slice: uv type | uv len | uv n | n x value (the first elements) |
+//	12 array: uv type | uv len | uv n | n x value |
+//	13 struct: uv type | uv n | n x value (the first fields, named by
+//	   the type's 'F' record) |
+//	14 error: uv full length | string (its message, at most MaxString
+//	   bytes) | value (the error itself)
+//
+// Values of entries ('E'), exits ('X') and call results ('V') are
+// recorded with their parts, within bounds: two pointers followed on one
+// path, two levels of fields and elements below the value, the first 8
+// elements and 16 fields, 64 values in all per value; past a bound a part
+// is recorded as 8 or 9. Interface-typed fields record their dynamic
+// value. An error's message is read (its Error method called, under
+// recover) only when its dynamic type is declared in a package with no
+// dot in the first path element other than the traced module's: the
+// standard library's errors; the runtime calls no other method of the
+// program's types. Reads, writes, panics, recovers and channel values
+// are shallow (0 to 9). The reader returns 10 and 11 as ValRef, 12 and
+// 13 as ValOther, with Value.Fields and Value.Elems, and 14 as the value
+// it wraps with Value.Err.
 //
 // A location (loc) says which storage a read or write touched; its uv kind
 // (LocKind) and fields:
@@ -146,7 +170,8 @@
 // Long strings keep their first MaxString bytes and their full length
 // (shown as "abc..."(100 bytes)); slices, maps and channels keep their
 // type and length, pointers and functions their type; structs and arrays
-// their type only. Type names are the reflect names ("[]main.point").
+// their type only, unless recorded with their parts. Type names are the
+// reflect names ("[]main.point").
 //
 // A file that ends without a 'Z' record was cut short (the process was
 // killed, or died before the runtime could flush); the reader returns what
@@ -156,7 +181,7 @@
 package trace
 
 // Version is the format version written after each file's magic.
-const Version = 3
+const Version = 4
 
 // Magic strings opening the two kinds of files.
 const (
@@ -178,6 +203,7 @@ const (
 	TagTestStart = 'T'
 	TagTestEnd   = 'O'
 	TagType      = 'Y'
+	TagFields    = 'F'
 	TagEnter     = 'E'
 	TagExit      = 'X'
 	TagRead      = 'R'
@@ -216,4 +242,16 @@ const (
 	ValString
 	ValRef
 	ValOther
+)
+
+// Tags of values recorded with their parts (format 4). The reader
+// returns them as the Val tags above with Value's Fields, Elems and Err
+// set: a pointer or slice as ValRef, an array or struct as ValOther, an
+// error as the value it wraps.
+const (
+	valPointer = 10 + iota
+	valSlice
+	valArray
+	valStruct
+	valError
 )

@@ -183,10 +183,24 @@ func (d *decoder) magic(want string) error {
 	if string(buf) != want {
 		return fmt.Errorf("bad magic %q, want %q", buf, want)
 	}
-	if v := d.uv(); d.err == nil && v != Version {
+	if v := d.uv(); d.err == nil && (v > Version || v < minVersion) {
 		return fmt.Errorf("format version %d, this reader knows only %d: re-run culprit test with this culprit", v, Version)
 	}
 	return d.err
+}
+
+// minVersion is the oldest version the reader takes: format 4 only adds
+// records and value tags to 3.
+const minVersion = 3
+
+// maxParts bounds the parts of one value and the fields of one type a
+// reader accepts (the runtime writes far fewer).
+const maxParts = 1 << 10
+
+// typeTable holds an events file's type records.
+type typeTable struct {
+	names  map[uint64]string
+	fields map[uint64][]string // struct types: the field names
 }
 
 // ReadSites decodes a site table.
@@ -307,7 +321,7 @@ func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 	if d.err != nil {
 		return nil, fmt.Errorf("events header: %w", d.err)
 	}
-	types := map[uint64]string{}
+	types := &typeTable{names: map[uint64]string{}, fields: map[uint64][]string{}}
 	tests := map[int]*Test{}
 	lastTest, lastG := 0, 0 // of the previous stream record, for short forms
 	for {
@@ -357,7 +371,18 @@ func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 			t.Hits = union(t.Hits, hits)
 		case TagType:
 			id := d.uv()
-			types[id] = d.str()
+			types.names[id] = d.str()
+		case TagFields:
+			id := d.uv()
+			n := d.uv()
+			if n > maxParts {
+				return nil, fmt.Errorf("events: type %d with %d fields: corrupt file", id, n)
+			}
+			names := make([]string, 0, n)
+			for i := uint64(0); i < n && d.err == nil; i++ {
+				names = append(names, d.str())
+			}
+			types.fields[id] = names
 		case TagEnter, TagExit, TagRead, TagWrite, TagCall, TagReturn, TagPanic, TagRecover, TagGo, TagStarted, TagSend, TagRecv,
 			TagStep, TagDecision, TagStepShort, TagDecisionShort:
 			var e Event
@@ -427,7 +452,7 @@ func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 }
 
 // values reads a uv count and that many values.
-func (d *decoder) values(types map[uint64]string) []Value {
+func (d *decoder) values(types *typeTable) []Value {
 	n := d.uv()
 	if n > 1<<16 {
 		if d.err == nil {
@@ -443,7 +468,7 @@ func (d *decoder) values(types map[uint64]string) []Value {
 }
 
 // loc reads a location: uv kind and its fields.
-func (d *decoder) loc(types map[uint64]string) Loc {
+func (d *decoder) loc(types *typeTable) Loc {
 	l := Loc{Kind: LocKind(d.uv())}
 	switch l.Kind {
 	case LocNone:
@@ -464,8 +489,61 @@ func (d *decoder) loc(types map[uint64]string) Loc {
 	return l
 }
 
-func (d *decoder) value(types map[uint64]string) Value {
-	v := Value{Tag: d.byte()}
+func (d *decoder) value(types *typeTable) Value {
+	return d.valueDepth(types, 0)
+}
+
+// maxNesting bounds how deep the parts of a value nest (the runtime
+// writes a few levels).
+const maxNesting = 16
+
+func (d *decoder) valueDepth(types *typeTable, depth int) Value {
+	tag := d.byte()
+	if depth > maxNesting {
+		if d.err == nil {
+			d.err = fmt.Errorf("value nested %d deep: corrupt file", depth)
+		}
+		return Value{}
+	}
+	var v Value
+	switch tag {
+	case valPointer:
+		v = Value{Tag: ValRef, Type: types.names[d.uv()], Deep: true}
+		v.Elems = []Value{d.valueDepth(types, depth+1)}
+		return v
+	case valSlice, valArray:
+		v = Value{Tag: ValRef, Deep: true}
+		if tag == valArray {
+			v.Tag = ValOther
+		}
+		v.Type = types.names[d.uv()]
+		v.Uint = d.uv()
+		v.Elems = d.parts(types, depth)
+		return v
+	case valStruct:
+		id := d.uv()
+		v = Value{Tag: ValOther, Type: types.names[id], Deep: true}
+		names := types.fields[id]
+		for i, p := range d.parts(types, depth) {
+			name := ""
+			if i < len(names) {
+				name = names[i]
+			}
+			v.Fields = append(v.Fields, Field{name, p})
+		}
+		if v.Fields == nil {
+			v.Fields = []Field{}
+		}
+		return v
+	case valError:
+		msg := Value{Tag: ValString}
+		msg.Len = int(d.uv())
+		msg.Str = d.str()
+		v = d.valueDepth(types, depth+1)
+		v.Err = &msg
+		return v
+	}
+	v.Tag = tag
 	switch v.Tag {
 	case ValUnknown, ValNil, ValFalse, ValTrue:
 	case ValInt:
@@ -482,16 +560,32 @@ func (d *decoder) value(types map[uint64]string) Value {
 		v.Len = int(d.uv())
 		v.Str = d.str()
 	case ValRef:
-		v.Type = types[d.uv()]
+		v.Type = types.names[d.uv()]
 		v.Uint = d.uv()
 	case ValOther:
-		v.Type = types[d.uv()]
+		v.Type = types.names[d.uv()]
 	default:
 		if d.err == nil {
 			d.err = fmt.Errorf("unknown value tag %d", v.Tag)
 		}
 	}
 	return v
+}
+
+// parts reads a uv count and that many values one level down.
+func (d *decoder) parts(types *typeTable, depth int) []Value {
+	n := d.uv()
+	if n > maxParts {
+		if d.err == nil {
+			d.err = fmt.Errorf("value with %d parts: corrupt file", n)
+		}
+		return nil
+	}
+	vs := make([]Value, 0, n)
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		vs = append(vs, d.valueDepth(types, depth+1))
+	}
+	return vs
 }
 
 func union(a, b []int) []int {

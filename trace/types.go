@@ -207,6 +207,78 @@ type Value struct {
 	Str   string // ValString: the first MaxString bytes
 	Len   int    // ValString: the full length
 	Type  string // ValRef, ValOther: the Go type
+
+	// The parts of a value recorded deep (format 4: function entries,
+	// exits and call results), each bounded as format.go says.
+	Fields []Field // a struct (ValOther): its first fields, in order
+	Elems  []Value // a slice (ValRef) or array (ValOther): its first elements; a pointer (ValRef): the value it points to
+	Err    *Value  // an error of the standard library: its message (a ValString)
+	Deep   bool    // the value was recorded with its parts (Fields, Elems, Err: those it has)
+}
+
+// Field is one field of a struct value.
+type Field struct {
+	Name  string
+	Value Value
+}
+
+// Pointer reports whether v is a non-nil pointer recorded with the value
+// it points to (Elems[0]).
+func (v Value) Pointer() bool {
+	return v.Tag == ValRef && v.Deep && strings.HasPrefix(v.Type, "*") && len(v.Elems) == 1
+}
+
+// Deref returns the value v points to, when v is a pointer recorded deep.
+func (v Value) Deref() (Value, bool) {
+	if !v.Pointer() {
+		return Value{}, false
+	}
+	return v.Elems[0], true
+}
+
+// Full renders v with its recorded parts: &{X: 1, Y: 2}, []int{1, 2,
+// ...}(len 10), error("boom"). String renders the value alone.
+func (v Value) Full() string {
+	var b strings.Builder
+	v.full(&b)
+	return b.String()
+}
+
+func (v Value) full(b *strings.Builder) {
+	if v.Err != nil {
+		b.WriteString("error(" + v.Err.String() + ")")
+		return
+	}
+	switch {
+	case !v.Deep:
+		b.WriteString(v.String())
+	case v.Pointer():
+		b.WriteString("&")
+		v.Elems[0].full(b)
+	case v.Fields != nil || (v.Tag == ValOther && v.Elems == nil):
+		b.WriteString(v.Type + "{")
+		for i, f := range v.Fields {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.Name + ": ")
+			f.Value.full(b)
+		}
+		b.WriteString("}")
+	default:
+		b.WriteString(v.Type + "{")
+		for i, e := range v.Elems {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			e.full(b)
+		}
+		if uint64(len(v.Elems)) < v.Uint {
+			fmt.Fprintf(b, ", ...}(len %d)", v.Uint)
+			return
+		}
+		b.WriteString("}")
+	}
 }
 
 func (v Value) String() string {
