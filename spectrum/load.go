@@ -27,12 +27,16 @@ const DefaultMaxValues = 16
 
 // Needs returns the trace event kinds a run must record for kinds: values
 // and predicates need function entries and exits (arguments, results and
-// the activations that delimit scopes), reads and writes (assignments and
-// the variables in scope).
+// the activations that delimit scopes), reads and writes (assignments,
+// uses and the variables in scope); predicates also need calls (their
+// results, at the call).
 func Needs(kinds Kinds) trace.EventSet {
 	set := needed(kinds)
 	if kinds.Has(Value) || kinds.Has(Predicate) {
 		set |= trace.EventRead | trace.EventWrite
+	}
+	if kinds.Has(Predicate) {
+		set |= trace.EventCall
 	}
 	return set
 }
@@ -123,6 +127,7 @@ type collector struct {
 	siteEvent []int // per site: its stmt or branch event, -1 for none, -2 not yet known
 	funcs     map[int]*funcInfo
 	values    map[string]int // distinct values seen per function site and name
+	preds     map[predKey]int
 
 	runs                                     []Run
 	sets                                     [][]int
@@ -156,6 +161,7 @@ func newCollector(sites *trace.Sites, opt Options) (*collector, error) {
 		siteEvent: make([]int, len(sites.Sites)),
 		funcs:     map[int]*funcInfo{},
 		values:    map[string]int{},
+		preds:     map[predKey]int{},
 	}
 	for i := range c.siteEvent {
 		c.siteEvent[i] = -2

@@ -124,11 +124,12 @@ func TestTree(t *testing.T) {
 	}
 }
 
-// bodyTrace is a trace of F(n) (r0) { i := 0; i = n - 2; s := ""; var p *T; return i }
-// with reads and writes: TestX calls F(5) on goroutine 1, which calls F(2)
-// recursively; TestY calls F(-1) on goroutine 2 and writes p non-nil.
+// bodyTrace is a trace of F(n) (r0) { i := 0; i = n - 2; s := ""; var p *T;
+// strconv.Atoi(...); g(); return i } with reads, writes and call results:
+// TestX calls F(5) on goroutine 1, which calls F(2) recursively; TestY
+// calls F(-1) on goroutine 2, writes p non-nil and sees Atoi fail.
 func bodyTrace() *trace.Trace {
-	sites := trace.Sites{Root: "/m", Events: trace.EventFunc | trace.EventRead | trace.EventWrite}
+	sites := trace.Sites{Root: "/m", Events: trace.EventFunc | trace.EventRead | trace.EventWrite | trace.EventCall}
 	sites.Sites = []trace.Site{
 		{Kind: trace.KindFunc, File: "/m/a.go", Line: 10, Col: 20, Func: "m.F", Info: "m.F(n) (_culpritR0)"},
 		{Kind: trace.KindWrite, File: "/m/a.go", Line: 11, Col: 2, Func: "m.F", Info: "i"},
@@ -136,6 +137,8 @@ func bodyTrace() *trace.Trace {
 		{Kind: trace.KindWrite, File: "/m/a.go", Line: 12, Col: 2, Func: "m.F", Info: "i"},
 		{Kind: trace.KindWrite, File: "/m/a.go", Line: 13, Col: 2, Func: "m.F", Info: "s"},
 		{Kind: trace.KindWrite, File: "/m/a.go", Line: 14, Col: 2, Func: "m.F", Info: "p"},
+		{Kind: trace.KindCall, File: "/m/a.go", Line: 15, Col: 9, Func: "m.F", Info: "strconv.Atoi"},
+		{Kind: trace.KindCall, File: "/m/a.go", Line: 16, Col: 9, Func: "m.F", Info: "g"},
 	}
 	i := func(n int64) []trace.Value { return []trace.Value{{Tag: trace.ValInt, Int: n}} }
 	ev := func(test, g, site int, tag byte, v []trace.Value) trace.Event {
@@ -155,11 +158,14 @@ func bodyTrace() *trace.Trace {
 		ev(1, 1, 3, trace.TagWrite, i(3)), // i < n: the outer n, 5
 		ev(1, 1, 4, trace.TagWrite, []trace.Value{{Tag: trace.ValString}}),
 		ev(1, 1, 5, trace.TagWrite, []trace.Value{{Tag: trace.ValNil}}),
+		ev(1, 1, 6, trace.TagReturn, []trace.Value{{Tag: trace.ValInt, Int: 7}, {Tag: trace.ValNil}}),
+		ev(1, 1, 7, trace.TagReturn, []trace.Value{{Tag: trace.ValString, Len: 2}}),
 		ev(1, 1, 0, trace.TagExit, i(3)),
 		ev(2, 2, 1, trace.TagWrite, i(0)),
 		ev(2, 2, 2, trace.TagRead, i(-1)),
 		ev(2, 2, 3, trace.TagWrite, i(0)),
 		ev(2, 2, 5, trace.TagWrite, []trace.Value{{Tag: trace.ValRef, Type: "*m.T"}}),
+		ev(2, 2, 6, trace.TagReturn, []trace.Value{{Tag: trace.ValInt}, {Tag: trace.ValRef, Type: "*errors.errorString"}}),
 		ev(2, 2, 0, trace.TagExit, i(0)),
 	}}
 	return &trace.Trace{Sites: sites, Processes: []*trace.Process{p}}
@@ -180,9 +186,9 @@ func TestBodyEvents(t *testing.T) {
 			"TestY fail: a.go:10:20 value n = -1|a.go:10:20 value result = 0|a.go:11:2 value i = 0|a.go:12:2 value i = 0|a.go:14:2 value p = *m.T(len 0)",
 		}, "arguments and results at the function, assignments at their place"},
 		{KindsOf(Predicate), []string{
-			"TestX pass: a.go:10:20 pred n > 0|a.go:10:20 pred result == 0|a.go:10:20 pred result > 0|a.go:11:2 pred i < n|a.go:11:2 pred i == 0|a.go:12:2 pred i < n|a.go:12:2 pred i > 0|a.go:13:2 pred s == \"\"|a.go:14:2 pred p == nil",
-			"TestY fail: a.go:10:20 pred n < 0|a.go:10:20 pred result == 0|a.go:11:2 pred i == 0|a.go:11:2 pred i > n|a.go:12:2 pred i == 0|a.go:12:2 pred i > n|a.go:14:2 pred p != nil",
-		}, "i compared with n of its own activation; signs; nil and empty"},
+			"TestX pass: a.go:10:20 pred n > 0|a.go:10:20 pred result == 0|a.go:10:20 pred result > 0|a.go:11:2 pred i < n|a.go:11:2 pred i == 0|a.go:12:2 pred i < n|a.go:12:2 pred i > 0|a.go:12:6 pred n > 0|a.go:12:6 pred n > i|a.go:13:2 pred s == \"\"|a.go:14:2 pred p == nil|a.go:15:9 pred strconv.Atoi() result 1 > 0|a.go:15:9 pred strconv.Atoi() result 2 == nil|a.go:16:9 pred g() != \"\"",
+			"TestY fail: a.go:10:20 pred n < 0|a.go:10:20 pred result == 0|a.go:11:2 pred i == 0|a.go:11:2 pred i > n|a.go:12:2 pred i == 0|a.go:12:2 pred i > n|a.go:12:6 pred n < 0|a.go:12:6 pred n < i|a.go:14:2 pred p != nil|a.go:15:9 pred strconv.Atoi() result 1 == 0|a.go:15:9 pred strconv.Atoi() result 2 != nil",
+		}, "i compared with n of its own activation; signs; nil and empty; n compared where it is read; call results"},
 	}
 	for _, tt := range tests {
 		s, err := FromTrace(bodyTrace(), Options{Kinds: tt.kinds})

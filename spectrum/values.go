@@ -125,13 +125,96 @@ func (c *collector) event(ps *procState, e trace.Event) {
 	case e.Tag == trace.TagExit && s.Kind == trace.KindFunc:
 		c.funcEvent(ps, e, s, nil)
 		ps.exit(e.Goroutine, s.Func)
+	case e.Tag == trace.TagReturn && s.Kind == trace.KindCall:
+		if c.kinds.Has(Predicate) && !c.skip(e.Test, s) {
+			c.returned(ps, e, s)
+		}
 	case !body || len(e.Values) != 1:
 	case e.Tag == trace.TagRead && s.Kind == trace.KindRead:
-		if x, ok := number(e.Values[0]); ok && plainName(s.Info) {
-			ps.frameOf(e.Goroutine, s.Func).set(s.Info, s.Decl(), x)
-		}
+		c.read(ps, e, s)
 	case e.Tag == trace.TagWrite && s.Kind == trace.KindWrite:
 		c.write(ps, e, s)
+	}
+}
+
+// predKey names a predicate at a read site without building its text:
+// the site, the variable compared with ("" for zero, or the shape of a
+// value that is not a number) and the relation.
+type predKey struct {
+	site  int
+	other string
+	rel   byte // '<', '>', '=', or 's' for a shape
+}
+
+// pred returns the ID of the predicate k, whose text text() makes on
+// first use.
+func (c *collector) pred(k predKey, s trace.Site, text func() string) int {
+	id, ok := c.preds[k]
+	if !ok {
+		id = c.intern(c.at(Predicate, s, text()))
+		c.preds[k] = id
+	}
+	return id
+}
+
+// read adds the predicates that hold where a variable is used (an if or
+// for condition, an operand, an argument, a returned expression): a
+// number compared with zero and with every other numeric variable of the
+// activation, as at an assignment; nil-ness and emptiness of a value
+// that is not a number. A plain variable's value then enters the
+// activation.
+func (c *collector) read(ps *procState, e trace.Event, s trace.Site) {
+	if !plainName(s.Info) {
+		return
+	}
+	x, isNum := number(e.Values[0])
+	var f *frame
+	if isNum {
+		f = ps.frameOf(e.Goroutine, s.Func)
+	}
+	if c.kinds.Has(Predicate) && !c.skip(e.Test, s) {
+		add := func(id int) { ps.add(e.Test, id) }
+		switch {
+		case isNum:
+			rel := compare(x, 0)
+			add(c.pred(predKey{e.Site, "", rel[0]}, s, func() string { return s.Info + " " + rel + " 0" }))
+			for _, o := range f.vars {
+				if o.name != s.Info {
+					rel, name := compare(x, o.v), o.name
+					add(c.pred(predKey{e.Site, name, rel[0]}, s, func() string { return s.Info + " " + rel + " " + name }))
+				}
+			}
+		default:
+			if p := shape(s.Info, e.Values[0]); p != "" {
+				add(c.pred(predKey{e.Site, p, 's'}, s, func() string { return p }))
+			}
+		}
+	}
+	if isNum {
+		f.set(s.Info, s.Decl(), x)
+	}
+}
+
+// returned adds the predicates over the results of a call, at the call
+// (CBI's "returns" scheme): the sign of each number, nil-ness of errors,
+// pointers and other references, emptiness of strings, slices and maps.
+// A call of f with one result names it "f()"; with several, the i-th
+// (from 1) is "f() result i".
+func (c *collector) returned(ps *procState, e trace.Event, s trace.Site) {
+	for i, v := range e.Values {
+		name := s.Info + "()"
+		if len(e.Values) > 1 {
+			name += fmt.Sprintf(" result %d", i+1)
+		}
+		p := ""
+		if x, ok := number(v); ok {
+			p = name + " " + compare(x, 0) + " 0"
+		} else {
+			p = shape(name, v)
+		}
+		if p != "" {
+			ps.add(e.Test, c.intern(c.at(Predicate, s, p)))
+		}
 	}
 }
 

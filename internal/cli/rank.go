@@ -69,6 +69,9 @@ Flags:
 
 // runRank ranks the events of a test run by suspiciousness.
 func runRank(e *env, args []string) int {
+	if len(args) > 0 && args[0] == shardExecFlag {
+		return shardExec(e, args[1:])
+	}
 	fs := flag.NewFlagSet("rank", flag.ContinueOnError)
 	metricName := fs.String("metric", "ochiai", "suspiciousness `METRIC`, or all")
 	star := fs.Float64("dstar-exp", 2, "the exponent of the dstar metric")
@@ -134,9 +137,9 @@ func runRank(e *env, args []string) int {
 		errorf(e, "rank: -trace ranks an existing trace: it takes no packages or go test flags")
 		return exitUsage
 	}
-	shardI, shardN := 0, 0
+	shardN := 0
 	if *shard != "" {
-		if shardI, shardN, err = spectrum.ParseShard(*shard); err != nil {
+		if _, shardN, err = spectrum.ParseShard(*shard); err != nil {
 			errorf(e, "rank: -shard: %v", err)
 			return exitUsage
 		}
@@ -146,6 +149,9 @@ func runRank(e *env, args []string) int {
 			return exitUsage
 		case hasRunFlag(goFlags):
 			errorf(e, "rank: -shard selects the tests with go test -run: it cannot be combined with -run")
+			return exitUsage
+		case hasGoFlag(goFlags, "exec"):
+			errorf(e, "rank: -shard runs the test binaries through go test -exec: it cannot be combined with -exec")
 			return exitUsage
 		}
 	}
@@ -165,22 +171,14 @@ func runRank(e *env, args []string) int {
 		}
 		kinds = s.Kinds
 	} else if shardN > 0 {
-		names, err := listTests(e, pkgs, goFlags)
+		// go test builds each test binary once and runs it through
+		// culprit, which lists the binary's tests and runs this shard's.
+		self, err := executable()
 		if err != nil {
 			errorf(e, "rank: -shard: %v", err)
 			return exitFail
 		}
-		var mine []string
-		for _, n := range names {
-			if spectrum.ShardOf(n, shardN) == shardI {
-				mine = append(mine, regexp.QuoteMeta(n))
-			}
-		}
-		if len(mine) == 0 {
-			fmt.Fprintf(e.stderr, "culprit: rank: shard %s: none of the %d tests is in this shard\n", *shard, len(names))
-			return writeShard(e, &spectrum.Spectra{}, kinds, *shard, *out)
-		}
-		goFlags = append(goFlags, "-run", "^("+strings.Join(mine, "|")+")$")
+		goFlags = append(goFlags, "-exec", quoteField(self)+" rank "+shardExecFlag+" "+*shard)
 	}
 	if dir == "" && s == nil {
 		var goOut bytes.Buffer
@@ -221,6 +219,9 @@ func runRank(e *env, args []string) int {
 		}
 	}
 	if shardN > 0 {
+		if len(s.Runs) == 0 {
+			fmt.Fprintf(e.stderr, "culprit: rank: shard %s: no test of this shard ran\n", *shard)
+		}
 		return writeShard(e, s, kinds, *shard, *out)
 	}
 	switch {
@@ -304,40 +305,121 @@ func isTerminal(w io.Writer) bool {
 
 // hasRunFlag reports whether go test flags select tests with -run.
 func hasRunFlag(flags []string) bool {
+	return hasGoFlag(flags, "run") || hasGoFlag(flags, "test.run")
+}
+
+// hasGoFlag reports whether go test flags hold -name or -name=value.
+func hasGoFlag(flags []string, name string) bool {
 	for _, f := range flags {
 		f = strings.TrimLeft(f, "-")
-		if f == "run" || strings.HasPrefix(f, "run=") || f == "test.run" || strings.HasPrefix(f, "test.run=") {
+		if f == name || strings.HasPrefix(f, name+"=") {
 			return true
 		}
 	}
 	return false
 }
 
-// listTests returns the names of the tests, examples and fuzz targets of
-// the packages, as go test -list prints them (build flags such as -tags
-// are passed on).
-func listTests(e *env, pkgs, goFlags []string) ([]string, error) {
-	args := []string{"test", "-list", "."}
-	for _, f := range goFlags {
-		if strings.HasPrefix(strings.TrimLeft(f, "-"), "tags=") {
-			args = append(args, f)
+// shardExecFlag is culprit rank's hidden first argument when go test runs
+// a test binary through it for -shard: "culprit rank -shard-exec i/n
+// BINARY ARGS..." (see shardExec).
+const shardExecFlag = "-shard-exec"
+
+// shardExec is go test's -exec program for culprit rank -shard i/n: go
+// test has built the instrumented test binary once and calls this with
+// the binary and its arguments (in the package's directory). It lists
+// the binary's tests, examples and fuzz targets (-test.list), keeps the
+// top-level names of shard i (spectrum.ShardOf) and runs the binary on
+// them alone (-test.run), passing its output and exit status through. A
+// package with no test in the shard runs none (-test.run '^$').
+func shardExec(e *env, args []string) int {
+	if len(args) < 2 {
+		errorf(e, "rank %s: want i/n BINARY [ARGS]", shardExecFlag)
+		return exitUsage
+	}
+	i, n, err := spectrum.ParseShard(args[0])
+	if err != nil {
+		errorf(e, "rank %s: %v", shardExecFlag, err)
+		return exitUsage
+	}
+	bin, binArgs := args[1], args[2:]
+	list := exec.CommandContext(e.ctx, bin, "-test.list", ".")
+	var listOut bytes.Buffer
+	list.Stdout, list.Stderr = &listOut, e.stderr
+	if err := list.Run(); err != nil {
+		e.stdout.Write(listOut.Bytes())
+		errorf(e, "rank -shard %s: list the tests of %s: %v", args[0], bin, err)
+		return exitFail
+	}
+	var mine []string
+	for _, name := range testNames(listOut.String()) {
+		if spectrum.ShardOf(name, n) == i {
+			mine = append(mine, regexp.QuoteMeta(name))
 		}
 	}
-	args = append(args, pkgs...)
-	cmd := exec.CommandContext(e.ctx, "go", args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("go test -list: %v\n%s%s", err, out, stderr.Bytes())
+	run := "^$"
+	if len(mine) > 0 {
+		run = "^(" + strings.Join(mine, "|") + ")$"
 	}
+	cmd := exec.CommandContext(e.ctx, bin, append(binArgs, "-test.run="+run)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &exit) && exit.ExitCode() > 0:
+		return exit.ExitCode()
+	}
+	errorf(e, "rank -shard %s: run %s: %v", args[0], bin, err)
+	return exitFail
+}
+
+// testNames returns the names of the tests, examples and fuzz targets in
+// the output of a test binary's -test.list (benchmarks and lines a
+// TestMain printed left out).
+func testNames(list string) []string {
 	var names []string
-	for _, line := range strings.Split(string(out), "\n") {
+	for _, line := range strings.Split(list, "\n") {
 		if (strings.HasPrefix(line, "Test") || strings.HasPrefix(line, "Example") || strings.HasPrefix(line, "Fuzz")) && !strings.ContainsAny(line, " \t") {
 			names = append(names, line)
 		}
 	}
-	return names, nil
+	return names
+}
+
+// executable returns the path of the running culprit, as it was invoked
+// when that can be found (a copy of a test binary standing in for
+// culprit is named by how it was invoked), else as the system tells.
+func executable() (string, error) {
+	if a := os.Args[0]; a != "" {
+		if !strings.ContainsRune(a, filepath.Separator) {
+			if p, err := exec.LookPath(a); err == nil {
+				a = p
+			}
+		}
+		if abs, err := filepath.Abs(a); err == nil {
+			if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() {
+				return abs, nil
+			}
+		}
+	}
+	p, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find culprit's executable for go test -exec: %w", err)
+	}
+	return p, nil
+}
+
+// quoteField quotes a path for go test -exec, which splits its value
+// into fields at spaces and honours single and double quotes.
+func quoteField(s string) string {
+	if !strings.ContainsAny(s, " \t'\"") {
+		return s
+	}
+	if !strings.Contains(s, "'") {
+		return "'" + s + "'"
+	}
+	return `"` + s + `"`
 }
 
 // writeShard writes a shard's spectra file to out (standard output when "").
