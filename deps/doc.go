@@ -28,6 +28,11 @@
 // fallthrough, early returns and calls that end the function (panic,
 // t.Fatal, os.Exit). The dynamic instance that governs a unit is the
 // latest execution, in the same frame, of one of its static controllers.
+// The && and || operators decide too: when a left operand's outcome lets
+// the right operand run, the node "<&&>" or "<||>" at the operator (it
+// reads what the left operand read) controls what the statement defines
+// and the parameters of the calls the right operand makes; nested in a
+// right operand, it is controlled by the outer operator's node.
 //
 // The engine imports trace and the standard library only; it reads the
 // source files the trace names (a trace recorded yesterday can be sliced

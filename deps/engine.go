@@ -251,6 +251,8 @@ type instance struct {
 	read    map[token.Pos]trace.Value // values read, by position of the read (versioned graphs)
 	rloc    map[token.Pos]trace.Loc   // storage read, by position of the read
 	ops     map[token.Pos]bool        // && and || operands evaluated, by position: their outcome
+	opNodes []operandNode             // && and || whose left operand let the right one run
+	opDone  map[token.Pos]bool        // && and || (by operator position) whose left outcome is known
 	wloc    map[token.Pos]trace.Loc   // storage written, by position of the written operand
 	check   bool                      // it calls t.Error and friends in the test itself
 	inTest  bool
@@ -410,6 +412,7 @@ func (b *builder) event(e trace.Event, inTest bool) {
 				in.ops = map[token.Pos]bool{}
 			}
 			in.ops[pos] = site.Info == "operand true"
+			b.operands(fr, in)
 			return
 		}
 		b.decision(fr, u, pos, site)
@@ -624,6 +627,12 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 			recv = b.readsIn(caller, sel.X, caller.cur)
 		}
 	}
+	// A call in the right operand of && or || runs because of the left
+	// operand's outcome: its parameters are control dependent on it.
+	opCtrl := -1
+	if call != nil && caller.cur != nil {
+		opCtrl = caller.cur.operandAt(call.Pos())
+	}
 	fr := b.push(g, fn, e.Site)
 	fr.from = callSite
 	names := paramNames(b.sites[e.Site].Info)
@@ -661,6 +670,7 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 		for _, s := range from {
 			b.edge(s, id, Data)
 		}
+		b.edge(opCtrl, id, Control)
 	}
 }
 
@@ -903,50 +913,6 @@ ids:
 	return out
 }
 
-// shortCircuited returns the spans of the && and || operands in n that
-// did not run, as the outcomes of the operands before them say.
-func shortCircuited(n ast.Node, ops map[token.Pos]bool) [][2]token.Pos {
-	var out [][2]token.Pos
-	var outcome func(e ast.Expr) (bool, bool)
-	outcome = func(e ast.Expr) (bool, bool) {
-		switch x := e.(type) {
-		case *ast.ParenExpr:
-			return outcome(x.X)
-		case *ast.UnaryExpr:
-			if x.Op == token.NOT {
-				if v, ok := ops[x.Pos()]; ok {
-					return v, true
-				}
-			}
-		case *ast.BinaryExpr:
-			if x.Op == token.LAND || x.Op == token.LOR {
-				lv, lok := outcome(x.X)
-				if lok && (x.Op == token.LAND) != lv {
-					out = append(out, [2]token.Pos{x.Y.Pos(), x.Y.End()})
-					return lv, true
-				}
-				rv, rok := outcome(x.Y)
-				return rv, lok && rok
-			}
-		}
-		v, ok := ops[e.Pos()]
-		return v, ok
-	}
-	ast.Inspect(n, func(m ast.Node) bool {
-		switch x := m.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.BinaryExpr:
-			if x.Op == token.LAND || x.Op == token.LOR {
-				outcome(x)
-				return false
-			}
-		}
-		return true
-	})
-	return out
-}
-
 // memReads returns, for the element, entry, field and dereference
 // operands of n read with a known location, the definitions last
 // written there; rootOnly maps the root identifier of each such operand
@@ -1115,19 +1081,7 @@ func (b *builder) end(fr *frame) []int {
 	u := in.u
 	f := u.fn.file
 	b.seq++
-	// The decision that made this unit run: the latest execution among
-	// its static controllers.
-	ctrl := -1
-	best := -1
-	for _, c := range u.ctrl {
-		if s, ok := fr.exec[c]; ok && s > best {
-			best, ctrl = s, fr.dec[c]
-		}
-	}
-	if ctrl < 0 && len(u.ctrl) == 1 {
-		cu := u.fn.units[u.ctrl[0]]
-		ctrl = b.node(decisionName(cu), f, cu.pos, u.fn)
-	}
+	ctrl := b.control(fr, u)
 	fr.exec[u.id] = b.seq
 	var ids []int
 	def := func(name string, pos token.Pos, from []int) int {
@@ -1140,6 +1094,9 @@ func (b *builder) end(fr *frame) []int {
 			b.edge(s, id, Data)
 		}
 		b.edge(ctrl, id, Control)
+		for _, op := range in.opNodes {
+			b.edge(op.id, id, Control)
+		}
 		for _, v := range in.values[name] {
 			b.value(id, v)
 		}
@@ -1226,6 +1183,23 @@ func (b *builder) end(fr *frame) []int {
 		b.sinks(f, u.node, ids[0])
 	}
 	return ids
+}
+
+// control returns the node of the decision that made u run in fr: the
+// latest execution among its static controllers, -1 when none.
+func (b *builder) control(fr *frame, u *unit) int {
+	ctrl := -1
+	best := -1
+	for _, c := range u.ctrl {
+		if s, ok := fr.exec[c]; ok && s > best {
+			best, ctrl = s, fr.dec[c]
+		}
+	}
+	if ctrl < 0 && len(u.ctrl) == 1 {
+		cu := u.fn.units[u.ctrl[0]]
+		ctrl = b.node(decisionName(cu), u.fn.file, cu.pos, u.fn)
+	}
+	return ctrl
 }
 
 // assign defines each assigned operand of u: from its own value when

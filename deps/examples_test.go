@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -93,18 +92,7 @@ func TestExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test -update)", err)
-	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("slices differ from %s (-update to rewrite):\n%s", golden, got.String())
-	}
+	checkGolden(t, golden, got.Bytes())
 	// The seed's middle: the return value's exact dependencies.
 	if !strings.Contains(got.String(), "<Middle() return value> (12) <= y (7); <- <test> (11)") {
 		t.Errorf("middle's return y does not depend on y and <test> (11) alone")

@@ -1,0 +1,15 @@
+package mem
+
+import "testing"
+
+func TestGuarded(t *testing.T) {
+	if !Guarded(&cell{n: 5}, 3) {
+		t.Error("5 > 3")
+	}
+}
+
+func TestNested(t *testing.T) {
+	if !Nested(0, 1, 2) {
+		t.Error("b and c hold")
+	}
+}
