@@ -24,6 +24,7 @@ type Function struct {
 type Call struct {
 	Args     []trace.Value // receiver and arguments at entry
 	Results  []trace.Value // results at exit; nil when the call did not return
+	Final    []trace.Value // receiver and arguments at exit, when the exit recorded them (else nil)
 	Returned bool          // the exit was recorded and no panic was unwinding
 	Panicked bool          // the exit was recorded while a panic was unwinding
 	Test     string        // the test that made the call ("" outside any test)
@@ -216,6 +217,11 @@ func (p *process) event(e trace.Event) {
 			} else {
 				call.Returned = true
 				call.Results = e.Values
+				// An exit may record the parameters' final values
+				// after the results.
+				if n := len(fr.f.Results); len(fr.f.Params) > 0 && len(e.Values) == n+len(fr.f.Params) {
+					call.Results, call.Final = e.Values[:n:n], e.Values[n:]
+				}
 			}
 		}
 		if len(g.stack) == 0 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/culprit-go/culprit/trace"
 )
 
 // Violation is a condition of a contract that some calls violated.
@@ -77,14 +79,15 @@ func Check(c *Contracts, cs *Calls) (*Checked, error) {
 		for i := range f.Calls {
 			call := &f.Calls[i]
 			out.Calls++
-			lookup := callEnv(f, call)
+			envs := map[string]env{"pre": callEnv(f, call, false), "post": callEnv(f, call, true)}
+			
 			for j := range conds {
 				cd := &conds[j]
 				if cd.kind == "post" && !call.Returned {
 					continue
 				}
 				out.Conditions++
-				ok, err := cd.e.holds(lookup)
+				ok, err := cd.e.holds(envs[cd.kind])
 				if err != nil {
 					if !errors.Is(err, ErrNotApplicable) {
 						msg := fmt.Sprintf("%s: %s: %v", s.Name, cd.e.src, err)
@@ -118,27 +121,66 @@ func Check(c *Contracts, cs *Calls) (*Checked, error) {
 	return out, nil
 }
 
-// callEnv looks up a call's values by name.
-func callEnv(f *Function, c *Call) env {
+// callEnv looks up a call's values by name: parameters and their parts
+// at entry, results and theirs; with post, a parameter's part whose
+// value at exit was recorded reads at exit, and old(x) at entry. A part
+// of a known variable that the call did not record (p.f with p nil) is
+// absent, so conditions over it are not applicable.
+func callEnv(f *Function, c *Call, post bool) env {
+	var at, exit map[string]cell
 	return func(name string) (cell, bool) {
-		for i, p := range f.Params {
-			if p == name {
+		if at == nil {
+			at, exit = map[string]cell{}, map[string]cell{}
+			for i, p := range f.Params {
 				if i < len(c.Args) {
-					return cellOf(c.Args[i]), true
+					derived(p, c.Args[i], at)
 				}
-				return cell{}, true
+				if post && i < len(c.Final) {
+					derived(p, c.Final[i], exit)
+				}
+			}
+			if post && c.Returned {
+				for i, r := range f.Results {
+					if i < len(c.Results) {
+						derived(r, c.Results[i], exit)
+					}
+				}
 			}
 		}
-		for i, r := range f.Results {
-			if r == name {
-				if c.Returned && i < len(c.Results) {
-					return cellOf(c.Results[i]), true
-				}
-				return cell{}, true
+		if x, ok := isOld(name); ok {
+			if v, ok := at[x]; ok {
+				return v, true
 			}
+			return cell{}, knownRoot(f, x)
 		}
-		return cell{}, false
+		if v, ok := exit[name]; ok {
+			return v, true
+		}
+		if v, ok := at[name]; ok {
+			return v, true
+		}
+		return cell{}, knownRoot(f, name)
 	}
+}
+
+// knownRoot reports whether the variable a path starts from (p of
+// *p.f[0]) is a parameter or result of f.
+func knownRoot(f *Function, path string) bool {
+	path = strings.TrimLeft(path, "*(")
+	if i := strings.IndexAny(path, ".[()"); i >= 0 {
+		path = path[:i]
+	}
+	for _, p := range f.Params {
+		if p == path {
+			return true
+		}
+	}
+	for _, r := range f.Results {
+		if r == path {
+			return true
+		}
+	}
+	return false
 }
 
 // values renders a call's values: "x = -1, result = 0".
@@ -146,15 +188,23 @@ func values(f *Function, c *Call, results bool) string {
 	var parts []string
 	for i, p := range f.Params {
 		if i < len(c.Args) {
-			parts = append(parts, p+" = "+cellOf(c.Args[i]).String())
+			parts = append(parts, p+" = "+show(c.Args[i]))
 		}
 	}
 	if results {
 		for i, r := range f.Results {
 			if i < len(c.Results) {
-				parts = append(parts, r+" = "+cellOf(c.Results[i]).String())
+				parts = append(parts, r+" = "+show(c.Results[i]))
 			}
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// show renders a value for people, with its parts when it has some.
+func show(v trace.Value) string {
+	if v.Deep || v.Err != nil {
+		return v.Full()
+	}
+	return cellOf(v).String()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/printer"
 	"go/token"
 	"strconv"
 	"strings"
@@ -14,12 +15,15 @@ import (
 // parameters and results. The language is a small subset of Go:
 //
 //	identifiers (parameters, results), true, false, nil
+//	parts of them: p.f (through pointers too), *p, s[0] (a constant
+//	index), err.Error()   (as the trace recorded them, trace format 4)
 //	integer, floating-point and string literals
 //	! - + (unary); * / % + - (numbers; + also joins strings)
 //	== != < <= > >= (numbers, strings; == and != with nil, bools)
 //	&& || (short-circuit), parentheses
 //	len(x)                      strings, slices, maps, channels, nil
-//	old(x)                      x's value at entry (parameters are always read at entry)
+//	old(x)                      x's value at entry; in postconditions x is its value at
+//	                            exit when the trace recorded that and it changed, else at entry
 //	approx(a, b)                a and b equal within a relative 1e-9
 //	strings.HasPrefix(s, t), strings.HasSuffix(s, t), strings.Contains(s, t)
 //
@@ -54,20 +58,18 @@ func (e *Expr) String() string { return e.src }
 func (e *Expr) Vars() []string {
 	var out []string
 	seen := map[string]bool{}
-	ast.Inspect(e.node, func(n ast.Node) bool {
+	var walk func(n ast.Node) bool
+	walk = func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
+			ast.Inspect(n.X, walk) // p of p.f, not f
 			return false
 		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" {
+				ast.Inspect(sel.X, walk)
+			}
 			for _, a := range n.Args {
-				ast.Inspect(a, func(m ast.Node) bool {
-					if id, ok := m.(*ast.Ident); ok && isVar(id.Name) && !seen[id.Name] {
-						seen[id.Name] = true
-						out = append(out, id.Name)
-					}
-					_, sel := m.(*ast.SelectorExpr)
-					return !sel
-				})
+				ast.Inspect(a, walk)
 			}
 			return false
 		case *ast.Ident:
@@ -77,8 +79,40 @@ func (e *Expr) Vars() []string {
 			}
 		}
 		return true
-	})
+	}
+	ast.Inspect(e.node, walk)
 	return out
+}
+
+// isPath reports whether n names a variable or a part of one: x, p.f,
+// *p, s[0], err.Error().
+func isPath(n ast.Expr) bool {
+	switch n := n.(type) {
+	case *ast.Ident:
+		return isVar(n.Name)
+	case *ast.ParenExpr:
+		return isPath(n.X)
+	case *ast.SelectorExpr:
+		return isPath(n.X)
+	case *ast.StarExpr:
+		return isPath(n.X)
+	case *ast.IndexExpr:
+		lit, ok := n.Index.(*ast.BasicLit)
+		return ok && lit.Kind == token.INT && isPath(n.X)
+	case *ast.CallExpr:
+		sel, ok := n.Fun.(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "Error" && len(n.Args) == 0 && isPath(sel.X)
+	}
+	return false
+}
+
+// pathName is the name of a part as derived variables spell it.
+func pathName(n ast.Expr) string {
+	var b strings.Builder
+	if err := printer.Fprint(&b, token.NewFileSet(), n); err != nil {
+		return "?"
+	}
+	return b.String()
 }
 
 func isVar(name string) bool { return name != "true" && name != "false" && name != "nil" }
@@ -89,6 +123,11 @@ func checkSyntax(n ast.Expr) error {
 	ast.Inspect(n, func(m ast.Node) bool {
 		if err != nil {
 			return false
+		}
+		if e, ok := m.(ast.Expr); ok && isPath(e) {
+			if _, id := e.(*ast.Ident); !id {
+				return false
+			}
 		}
 		switch m := m.(type) {
 		case nil, *ast.Ident, *ast.BasicLit, *ast.ParenExpr:
@@ -227,10 +266,31 @@ func eval(n ast.Expr, lookup env) (cell, error) {
 		return cell{}, notApplicable("%s%s", n.Op, x)
 	case *ast.BinaryExpr:
 		return evalBinary(n, lookup)
+	case *ast.SelectorExpr, *ast.StarExpr, *ast.IndexExpr:
+		return evalPath(n, lookup)
 	case *ast.CallExpr:
+		if isPath(n) {
+			return evalPath(n, lookup)
+		}
 		return evalCall(n, lookup)
 	}
 	return cell{}, fmt.Errorf("%T not supported", n)
+}
+
+// evalPath looks up a part of a variable (p.f, s[0], err.Error()).
+func evalPath(n ast.Expr, lookup env) (cell, error) {
+	if !isPath(n) {
+		return cell{}, fmt.Errorf("%s not supported", pathName(n))
+	}
+	name := pathName(n)
+	v, ok := lookup(name)
+	if !ok {
+		return cell{}, fmt.Errorf("unknown variable %s", name)
+	}
+	if v.k == kAbsent {
+		return cell{}, notApplicable("%s was not recorded", name)
+	}
+	return v, nil
 }
 
 func evalBinary(n *ast.BinaryExpr, lookup env) (cell, error) {
@@ -360,6 +420,15 @@ func equal(x, y cell) (bool, error) {
 
 func evalCall(n *ast.CallExpr, lookup env) (cell, error) {
 	name := callName(n.Fun)
+	if name == "old" && len(n.Args) == 1 && isPath(n.Args[0]) {
+		// old(x) is a variable of its own when x changed.
+		if v, ok := lookup("old(" + pathName(n.Args[0]) + ")"); ok {
+			if v.k == kAbsent {
+				return cell{}, notApplicable("old(%s) was not recorded", pathName(n.Args[0]))
+			}
+			return v, nil
+		}
+	}
 	args := make([]cell, len(n.Args))
 	for i, a := range n.Args {
 		v, err := eval(a, lookup)

@@ -105,7 +105,7 @@ func mineFunction(f *Function, calls []*Call, opt Options) *Spec {
 	s.Types = types(f, calls)
 	for _, post := range []bool{false, true} {
 		m := newMiner(f, calls, post, opt)
-		if post && (len(f.Results) == 0 || len(m.samples) == 0) {
+		if post && (!m.hasResult() || len(m.samples) == 0) {
 			continue
 		}
 		facts := m.justified(m.survivors())
@@ -153,7 +153,9 @@ func types(f *Function, calls []*Call) map[string]map[string]int {
 }
 
 // variable is one variable of a function for mining: a parameter, a
-// result, or len of one of them.
+// result, a part of one (p.name, s[0], err.Error(), old(p.n)), or len of
+// one of them. A variable is absent from the samples where it has no
+// value (p.name when p is nil, s[3] when len(s) is 3): facts skip them.
 type variable struct {
 	name    string // as invariants write it
 	base    int    // the variable it is derived from (itself when not derived)
@@ -181,44 +183,87 @@ type miner struct {
 // values and results of the calls that returned (post).
 func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 	m := &miner{props: opt.Props, conf: opt.conf()}
-	nb := len(f.Params)
+	var changed map[string]bool
 	if post {
-		nb += len(f.Results)
+		changed = changedParts(f, calls)
 	}
+	index := map[string]int{}
+	var row []cell
+	// put sets the variable name of the current row, making it when it
+	// is new and maxVars allows.
+	put := func(name string, result bool, c cell) {
+		j, ok := index[name]
+		if !ok {
+			if len(m.vars) >= maxVars {
+				return
+			}
+			j = len(m.vars)
+			index[name] = j
+			m.vars = append(m.vars, variable{name: name, base: j, result: result})
+		}
+		for len(row) <= j {
+			row = append(row, cell{})
+		}
+		row[j] = c
+	}
+	entry := func(name string, c cell) {
+		if changed[name] {
+			name = "old(" + name + ")"
+		}
+		put(name, false, c)
+	}
+	result := func(name string, c cell) { put(name, true, c) }
+	final := func(name string, c cell) {
+		if changed[name] {
+			put(name, true, c)
+		}
+	}
+	// The parameters and results themselves come first, in order.
+	for _, p := range f.Params {
+		entry(p, cell{})
+	}
+	if post {
+		for _, r := range f.Results {
+			result(r, cell{})
+		}
+	}
+	row = nil
 	for _, c := range calls {
 		if (post && !c.Returned) || c.Panicked {
 			continue
 		}
-		row := make([]cell, nb)
-		for i := range f.Params {
+		row = make([]cell, len(m.vars))
+		for i, p := range f.Params {
 			if i < len(c.Args) {
-				row[i] = cellOf(c.Args[i])
+				derive(p, c.Args[i], entry)
 			}
 		}
 		if post {
-			for i := range f.Results {
+			for i, r := range f.Results {
 				if i < len(c.Results) {
-					row[len(f.Params)+i] = cellOf(c.Results[i])
+					derive(r, c.Results[i], result)
+				}
+			}
+			for i, p := range f.Params {
+				if i < len(c.Final) {
+					derive(p, c.Final[i], final)
 				}
 			}
 		}
 		m.samples = append(m.samples, row)
 	}
-	for i := 0; i < nb; i++ {
-		name := ""
-		if i < len(f.Params) {
-			name = f.Params[i]
-		} else {
-			name = f.Results[i-len(f.Params)]
+	for r := range m.samples {
+		for len(m.samples[r]) < len(m.vars) {
+			m.samples[r] = append(m.samples[r], cell{})
 		}
-		m.vars = append(m.vars, variable{name: name, base: i, result: i >= len(f.Params)})
 	}
+	nb := len(m.vars)
 	// Derived: len(x) when every sample of x has a length.
 	for i := 0; i < nb; i++ {
 		ok, some, str := len(m.samples) > 0, false, false
 		for _, row := range m.samples {
 			_, has := row[i].length()
-			ok = ok && has
+			ok = ok && (has || row[i].k == kAbsent)
 			some = some || row[i].hasLen
 			str = str || row[i].k == kStr
 		}
@@ -228,8 +273,12 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 		j := len(m.vars)
 		m.vars = append(m.vars, variable{name: "len(" + m.vars[i].name + ")", base: i, length: true, result: m.vars[i].result, str: str})
 		for r, row := range m.samples {
-			n, _ := row[i].length()
-			m.samples[r] = append(row, intCell(int64(n)))
+			n, has := row[i].length()
+			c := intCell(int64(n))
+			if !has {
+				c = cell{}
+			}
+			m.samples[r] = append(row, c)
 		}
 		_ = j
 	}
@@ -259,8 +308,13 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 	for i := range m.vars {
 		v := &m.vars[i]
 		v.num, v.ints, v.uint, v.strs, v.bools, v.nilable = true, true, true, true, true, true
+		present := 0
 		for _, row := range m.samples {
 			c := row[i]
+			if c.k == kAbsent {
+				continue
+			}
+			present++
 			v.num = v.num && c.k == kNum
 			v.ints = v.ints && c.k == kNum && c.isInt
 			v.uint = v.uint && c.typ == "uint"
@@ -268,9 +322,50 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 			v.bools = v.bools && c.k == kBool
 			v.nilable = v.nilable && c.nilable()
 		}
-		if len(m.samples) == 0 {
+		if present == 0 {
 			*v = variable{name: v.name, base: v.base, length: v.length, result: v.result, str: v.str}
 		}
 	}
 	return m
+}
+
+// changedParts returns the derived variables of the parameters whose
+// value at exit (Call.Final) differed from the value at entry in some
+// call that returned: in postconditions those are named x (at exit) and
+// old(x) (at entry); the others are named x and read at entry.
+func changedParts(f *Function, calls []*Call) map[string]bool {
+	changed := map[string]bool{}
+	for _, c := range calls {
+		if !c.Returned || c.Panicked || len(c.Final) == 0 {
+			continue
+		}
+		for i, p := range f.Params {
+			if i >= len(c.Args) || i >= len(c.Final) {
+				continue
+			}
+			at := map[string]cell{}
+			derived(p, c.Args[i], at)
+			derive(p, c.Final[i], func(name string, v cell) {
+				if e, ok := at[name]; !ok || e.key() != v.key() || e.typ != v.typ {
+					changed[name] = true
+				}
+				delete(at, name)
+			})
+			for name := range at {
+				changed[name] = true
+			}
+		}
+	}
+	return changed
+}
+
+// hasResult reports whether some variable is a result or a parameter's
+// part at exit: whether there are postconditions to mine.
+func (m *miner) hasResult() bool {
+	for _, v := range m.vars {
+		if v.result {
+			return true
+		}
+	}
+	return false
 }

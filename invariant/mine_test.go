@@ -133,7 +133,20 @@ func TestCheck(t *testing.T) {
 
 func TestExpr(t *testing.T) {
 	vals := map[string]cell{"a": intCell(3), "b": intCell(-2), "s": cellOf(sv("hello")), "p": cellOf(trace.Value{Tag: trace.ValNil}), "f": cellOf(fv(1.5))}
-	lookup := func(n string) (cell, bool) { v, ok := vals[n]; return v, ok }
+	q := trace.Value{Tag: trace.ValRef, Type: "*m.T", Deep: true, Elems: []trace.Value{{Tag: trace.ValOther, Type: "m.T", Deep: true, Fields: []trace.Field{
+		{Name: "name", Value: sv("n")},
+		{Name: "next", Value: trace.Value{Tag: trace.ValNil}},
+		{Name: "kids", Value: trace.Value{Tag: trace.ValRef, Type: "[]int", Uint: 2, Deep: true, Elems: []trace.Value{iv(4), iv(5)}}},
+	}}}}
+	derived("q", q, vals)
+	derived("err", trace.Value{Tag: trace.ValRef, Type: "*errors.errorString", Err: &trace.Value{Tag: trace.ValString, Str: "boom", Len: 4}}, vals)
+	lookup := func(n string) (cell, bool) {
+		v, ok := vals[n]
+		if !ok && strings.HasPrefix(n, "q.") {
+			return cell{}, true // a part of q the trace did not keep
+		}
+		return v, ok
+	}
 	tests := []struct {
 		src  string
 		want bool
@@ -149,6 +162,9 @@ func TestExpr(t *testing.T) {
 		{"p == nil", true, false},
 		{"old(a) == a", true, false},
 		{"a == 1 || a == 3", true, false},
+		{`q.name == "n" && q.next == nil && len(q.kids) == 2 && q.kids[1] == 5`, true, false},
+		{`err != nil && err.Error() == "boom"`, true, false},
+		{"q.kids[7] == 0", false, true},
 		{"s > 0", false, true},
 		{"a / (b + 2) == 0", false, true},
 	}
@@ -162,7 +178,7 @@ func TestExpr(t *testing.T) {
 			t.Errorf("%s = %v, %v; want %v (error %v)", tt.src, got, err, tt.want, tt.err)
 		}
 	}
-	for _, bad := range []string{"x >", "f(x)", "x[0]", "x & y"} {
+	for _, bad := range []string{"x >", "f(x)", "x[i]", "x.M()", "x & y"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q) succeeded", bad)
 		}

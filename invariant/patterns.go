@@ -309,6 +309,9 @@ func rename(src string, names map[string]string) (string, error) {
 // holds evaluates a fact on one sample. Aggregating facts (one-of,
 // offsets, ranges) update their constants.
 func (m *miner) holds(f *fact, row []cell) bool {
+	if absent(f, row) {
+		return true // nothing to say where a variable has no value
+	}
 	x := row[f.v[0]]
 	switch f.op {
 	case opGT0, opGE0, opLT0, opLE0, opNE0, opNonEmpty:
@@ -437,6 +440,27 @@ func (m *miner) holds(f *fact, row []cell) bool {
 	return err == nil && numEq(x, r)
 }
 
+// absent reports whether one of f's variables has no value in row.
+func absent(f *fact, row []cell) bool {
+	for i := 0; i < f.n; i++ {
+		if row[f.v[i]].k == kAbsent {
+			return true
+		}
+	}
+	return false
+}
+
+// present counts the samples where all of f's variables have a value.
+func (m *miner) present(f *fact) int {
+	n := 0
+	for _, row := range m.samples {
+		if !absent(f, row) {
+			n++
+		}
+	}
+	return n
+}
+
 // sameValue reports whether two literal cells are the same value.
 func sameValue(a, b cell) bool {
 	if a.k != b.k {
@@ -485,7 +509,7 @@ func (m *miner) justified(facts []*fact) []*fact {
 // chance is the probability that f held in the samples by accident
 // (docs/mine.md gives the formulas).
 func (m *miner) chance(f *fact) float64 {
-	n := len(m.samples)
+	n := m.present(f)
 	switch f.op {
 	case opOneOf:
 		k := float64(len(f.consts))
@@ -496,6 +520,9 @@ func (m *miner) chance(f *fact) float64 {
 		lo, hi := 0, 0
 		for _, row := range m.samples {
 			x := row[f.v[0]]
+			if x.k == kAbsent {
+				continue
+			}
 			if x.i == f.consts[0].i {
 				lo++
 			}
@@ -507,6 +534,9 @@ func (m *miner) chance(f *fact) float64 {
 	case opNE0, opNE:
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, row := range m.samples {
+			if absent(f, row) {
+				continue
+			}
 			d := row[f.v[0]].f
 			if f.op == opNE {
 				d -= row[f.v[1]].f
@@ -528,7 +558,7 @@ func (m *miner) distinct(f *fact, limit int) int {
 	seen := map[string]bool{}
 	var b strings.Builder
 	for _, row := range m.samples {
-		if (f.op == opPrefix || f.op == opSuffix || f.op == opContains) && row[f.v[1]].s == "" {
+		if absent(f, row) || (f.op == opPrefix || f.op == opSuffix || f.op == opContains) && row[f.v[1]].s == "" {
 			continue
 		}
 		b.Reset()
