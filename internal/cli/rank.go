@@ -38,10 +38,11 @@ Event kinds (-events, comma-separated, or all):
   value   values assigned ("x = 3" at the assignment) and argument and
           result values at function entry and exit; at most 16 distinct
           values per place and name, long strings abbreviated
-  pred    predicates at each assignment and function entry and exit: a
-          number compared with the other numeric variables of the same
-          call ("i < n") and with zero ("result > 0"); nil-ness
-          ("err == nil"), emptiness of strings, slices and maps
+  pred    predicates at each assignment, use of a variable, function entry
+          and exit: a number compared with the other numeric variables of
+          the same call ("i < n") and with zero ("result > 0"); nil-ness
+          ("err == nil"), emptiness of strings, slices and maps; the
+          sign, nil-ness or emptiness of call results at the call
 
 Metrics (-metric, default ochiai; all for a side-by-side table): tarantula,
 ochiai, ochiai2, dstar (-dstar-exp), jaccard, op2, barinel, kulczynski2,
@@ -54,10 +55,12 @@ self-contained page), sarif (SARIF 2.1.0), json (schema in docs/rank.md).
 -tree prints a decision tree over the events instead.
 
 Sharding (CI matrix jobs): culprit rank -shard i/n [-o FILE] runs the
-top-level tests whose name hashes to shard i of n (with their subtests,
-through go test -run) and writes their spectra file (JSON, versioned,
-docs/rank.md) instead of a ranking; every test is in exactly one shard.
-culprit rank -merge FILES... ranks the shards' files as one suite.
+top-level tests whose name hashes to shard i of n (with their subtests)
+and writes their spectra file (JSON, versioned, docs/rank.md) instead of
+a ranking; every test is in exactly one shard. The test binaries are
+built once: go test runs them through culprit (-exec), which lists each
+binary's tests and runs the shard's. culprit rank -merge FILES... ranks
+the shards' files as one suite.
 
 Exit status: 0 when a ranking was written (whether or not tests failed:
 failing tests are the input), 2 for bad flags or packages and when no test
