@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -171,7 +170,7 @@ func (h *harness) goTest(ctx context.Context, dir string, pkgs []string, events 
 		}
 		r.Exit = res.ExitCode
 		r.MaxRSS = res.MaxRSS
-		r.TraceBytes = dirSize(traceDir)
+		r.TraceBytes = proof.DirSize(traceDir)
 		r.Calls, r.Hits = countTrace(traceDir)
 	}
 	r.Wall = time.Since(start).Seconds()
@@ -198,19 +197,6 @@ func countTrace(dir string) (calls, hits int) {
 		}
 	}
 	return calls, hits
-}
-
-func dirSize(dir string) int64 {
-	var n int64
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }
 
 // parseJSON reads go test -json output: per-test outcomes, the summed

@@ -148,3 +148,18 @@ func copyTree(from, to string) error {
 		return os.WriteFile(dst, data, 0o644)
 	})
 }
+
+// DirSize returns the bytes of the files below dir (0 when it cannot be
+// read).
+func DirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestPick checks the choice of the failure to slice from go test -json
+// output.
+func TestPick(t *testing.T) {
+	ev := func(action, test, output string, elapsed float64) string {
+		return `{"Action":"` + action + `","Package":"example.com/m/sub","Test":"` + test + `","Output":"` + output + `","Elapsed":` + fmtF(elapsed) + "}"
+	}
+	tests := []struct {
+		name, reason string
+		lines        []string
+		want         string // test file:line, "" for none
+	}{
+		{"leaf", "a failing subtest's check, not its parent's", []string{
+			ev("output", "TestA/x", `    a_test.go:12: got 1\n`, 0),
+			ev("fail", "TestA/x", "", 0.1),
+			ev("fail", "TestA", "", 0.2),
+		}, "TestA/x a_test.go:12"},
+		{"shortest", "of two failing tests with checks, the one whose top-level test ran shorter", []string{
+			ev("output", "TestSlow", `    b_test.go:3: no\n`, 0),
+			ev("fail", "TestSlow", "", 5),
+			ev("output", "TestFast", `    b_test.go:9: no\n`, 0),
+			ev("fail", "TestFast", "", 0.01),
+		}, "TestFast b_test.go:9"},
+		{"no check", "a test that failed with no reported check (a panic) is not sliced", []string{
+			ev("output", "TestP", `panic: boom\n`, 0),
+			ev("fail", "TestP", "", 0.1),
+		}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := parseTestJSON([]byte(strings.Join(tc.lines, "\n")))
+			f, ok := r.pick()
+			got := ""
+			if ok {
+				got = f.Test + " " + f.File + ":" + itoa(f.Line)
+			}
+			if got != tc.want {
+				t.Errorf("%s: got %q, want %q", tc.reason, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPkgFile checks the names of check files relative to the module
+// root, as the slice's JSON gives them, and the package filter.
+func TestPkgFile(t *testing.T) {
+	if got := pkgFile(".", "a_test.go"); got != "a_test.go" {
+		t.Errorf("root package: %q", got)
+	}
+	if got := pkgFile("./unicode/norm", "n_test.go"); got != "unicode/norm/n_test.go" {
+		t.Errorf("sub package: %q", got)
+	}
+	if !inPackages("unicode/norm/x.go", []string{"./unicode/norm"}) || inPackages("language/x.go", []string{"./unicode/norm"}) || !inPackages("x.go", nil) {
+		t.Error("inPackages")
+	}
+}
+
+func fmtF(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func itoa(n int) string { return strconv.Itoa(n) }

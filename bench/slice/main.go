@@ -1,0 +1,166 @@
+// Command slice is the proof of culprit slice on code nobody here wrote:
+// for each module of the instrumentation proof (the latest version from
+// the module proxy, copied out of the module cache), it injects a
+// single-statement fault (the mutants of bench/internal/proof, in seeded
+// order) until one makes a test fail with a reported check (a t.Error or
+// t.Fatal line), runs culprit slice -run on that test, and checks that
+// culprit does not crash and that the slice holds the check's line. It
+// measures the overhead of dependency tracking (the test binary's run
+// time under culprit slice, every event kind recorded, against the plain
+// go test run of the same test) and the summary graph of the run (nodes,
+// edges, the live heap it holds, the time deps.Build takes), and prints a
+// table. Tests that fail before mutation are skipped.
+//
+// Usage:
+//
+//	go run ./bench/slice [-modules a,b] [-tries 8] [-seed 1] [-work DIR] [-culprit BIN] [-markdown]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/culprit-go/culprit/bench/internal/proof"
+)
+
+func main() {
+	mods := flag.String("modules", "", "comma-separated module paths (default: all of the proof)")
+	tries := flag.Int("tries", 8, "mutants to try per module")
+	seed := flag.Int64("seed", 1, "seed of the mutants' order")
+	work := flag.String("work", "", "work directory (default: a temporary one, removed)")
+	bin := flag.String("culprit", "", "the culprit binary (default: built from this checkout)")
+	markdown := flag.Bool("markdown", false, "print the table as Markdown")
+	timeout := flag.Duration("timeout", 3*time.Minute, "time limit of one go test run (culprit slice: three times it)")
+	pkgRuns := flag.Bool("package", true, "also time the failing test's whole package, plain and instrumented")
+	flag.Parse()
+	b := &bench{tries: *tries, seed: *seed, timeout: *timeout, pkgRuns: *pkgRuns, log: os.Stderr}
+	if err := run(b, *mods, *work, *bin, *markdown); err != nil {
+		fmt.Fprintln(os.Stderr, "slice:", err)
+		os.Exit(1)
+	}
+}
+
+// run runs b on the modules, in work, with the culprit binary bin (built
+// when ""), and prints the table.
+func run(b *bench, mods, work, bin string, markdown bool) error {
+	if work == "" {
+		d, err := os.MkdirTemp("", "culprit-slice-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		work = d
+	} else if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	work, err := filepath.Abs(work)
+	if err != nil {
+		return err
+	}
+	if bin == "" {
+		bin = filepath.Join(work, "culprit")
+		if out, err := exec.Command("go", "build", "-o", bin, "github.com/culprit-go/culprit/cmd/culprit").CombinedOutput(); err != nil {
+			return fmt.Errorf("build culprit: %w: %s", err, out)
+		}
+	} else if bin, err = filepath.Abs(bin); err != nil {
+		return err
+	}
+	b.work, b.culprit = work, bin
+	start := time.Now()
+	var results []*result
+	bad := false
+	for _, m := range proof.Select(mods) {
+		r := b.module(context.Background(), m)
+		results = append(results, r)
+		print(os.Stderr, []*result{r}, false) // progress
+		if r.Crashed || r.Err == "" && !r.InSlice {
+			bad = true
+		}
+	}
+	fmt.Printf("%s, %s/%s, %d CPUs, %s; seed %d; %s\n\n", time.Now().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), b.seed, time.Since(start).Round(time.Second))
+	print(os.Stdout, results, markdown)
+	if bad {
+		return fmt.Errorf("a slice crashed or misses its check")
+	}
+	return nil
+}
+
+// print writes the table, then each module's fault and errors.
+func print(w io.Writer, results []*result, markdown bool) {
+	rows := [][]string{{"module", "test", "check", "exit", "check in slice", "slice lines", "slice nodes", "plain run s", "slice run s", "ratio", "plain wall s", "slice wall s", "package plain s", "package traced s", "package ratio", "graph nodes", "graph edges", "graph bytes", "alloc KiB", "graph s", "trace KiB"}}
+	var plain, sliced, pkgPlain, pkgTraced float64
+	for _, r := range results {
+		if r.Test == "" {
+			rows = append(rows, []string{r.Module, "error: " + r.Err})
+			continue
+		}
+		exit := fmt.Sprint(r.Exit)
+		if r.Crashed {
+			exit += " CRASH"
+		}
+		rows = append(rows, []string{r.Module, r.Test, r.Check, exit, yesNo(r.InSlice), fmt.Sprint(r.SliceLines), fmt.Sprint(r.SliceNodes),
+			fmt.Sprintf("%.2f", r.PlainRun), fmt.Sprintf("%.2f", r.SliceRun), ratio(r.SliceRun, r.PlainRun),
+			fmt.Sprintf("%.1f", r.PlainWall), fmt.Sprintf("%.1f", r.SliceWall),
+			fmt.Sprintf("%.2f", r.PkgPlain), fmt.Sprintf("%.2f", r.PkgTraced), ratio(r.PkgTraced, r.PkgPlain),
+			fmt.Sprint(r.GraphNodes), fmt.Sprint(r.GraphEdges), fmt.Sprint(r.GraphBytes), fmt.Sprint(r.GraphAlloc / 1024), fmt.Sprintf("%.2f", r.GraphSecs), fmt.Sprint(r.TraceBytes / 1024)})
+		plain += r.PlainRun
+		sliced += r.SliceRun
+		pkgPlain += r.PkgPlain
+		pkgTraced += r.PkgTraced
+	}
+	if len(results) > 1 {
+		// Run times summed over the modules: the many tests that run in
+		// milliseconds do not make the ratio noise.
+		rows = append(rows, []string{"total", "", "", "", "", "", "", fmt.Sprintf("%.2f", plain), fmt.Sprintf("%.2f", sliced), ratio(sliced, plain),
+			"", "", fmt.Sprintf("%.2f", pkgPlain), fmt.Sprintf("%.2f", pkgTraced), ratio(pkgTraced, pkgPlain)})
+	}
+	if markdown {
+		for i, row := range rows {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
+			if i == 0 {
+				fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(row)))
+			}
+		}
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, row := range rows {
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+		tw.Flush()
+	}
+	for _, r := range results {
+		if r.Mutant != "" {
+			fmt.Fprintf(w, "\n%s@%s: fault %s (mutant %d tried)", r.Module, r.Version, r.Mutant, r.Tried)
+		}
+		if r.Err != "" {
+			fmt.Fprintf(w, "\nERROR: %s: %s", r.Module, r.Err)
+		}
+		if r.Stderr != "" {
+			fmt.Fprintf(w, "\n%s: culprit slice: %s", r.Module, r.Stderr)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "NO"
+}
+
+func ratio(a, b float64) string {
+	if b <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", a/b)
+}

@@ -1,0 +1,350 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/culprit-go/culprit/bench/internal/proof"
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/internal/instrument"
+	"github.com/culprit-go/culprit/trace"
+)
+
+// bench runs the proof.
+type bench struct {
+	work    string
+	culprit string // the culprit binary
+	tries   int
+	seed    int64
+	timeout time.Duration
+	pkgRuns bool // also time the failing test's whole package
+	log     io.Writer
+}
+
+// result is one module's row.
+type result struct {
+	Module, Version string
+	Mutant          string // the injected fault
+	Tried           int    // mutants tried before one failed a test with a check
+	Test            string // the failing test sliced
+	Package         string // its package, relative to the module root
+	Check           string // the failing check's file:line
+	Exit            int    // culprit slice's exit status
+	Crashed         bool   // culprit panicked or died of a signal
+	InSlice         bool   // the check's line is in the slice
+	SliceLines      int
+	SliceNodes      int
+	SliceEdges      int
+	PlainRun        float64 // seconds the test binary ran plain
+	SliceRun        float64 // seconds it ran under culprit slice
+	PlainWall       float64 // seconds go test took plain (build from the cache)
+	SliceWall       float64 // seconds culprit slice took (instrumented build, run, graph, slice)
+	GraphNodes      int     // the summary graph of the test's run
+	GraphEdges      int
+	GraphBytes      uint64  // live heap the graph holds
+	GraphAlloc      uint64  // bytes allocated reading the trace and building it
+	GraphSecs       float64 // seconds deps.Build took (trace read included)
+	TraceBytes      int64
+	PkgPlain        float64 // seconds the package's test binary ran plain
+	PkgTraced       float64 // and instrumented as culprit slice does
+	Err             string
+	Stderr          string // culprit's standard error when it failed
+}
+
+// module runs the proof on one module: inject a fault that fails a test
+// with a check, slice that test and measure.
+func (b *bench) module(ctx context.Context, m proof.Module) *result {
+	res := &result{Module: m.Path}
+	if err := b.run(ctx, m, res); err != nil {
+		res.Err = err.Error()
+	}
+	return res
+}
+
+func (b *bench) run(ctx context.Context, m proof.Module, res *result) error {
+	dir, version, err := proof.Download(ctx, b.work, m.Path)
+	if err != nil {
+		return err
+	}
+	res.Version = version
+	pkgs := m.Patterns()
+	base, _, err := b.goTest(ctx, dir, pkgs, nil)
+	if err != nil {
+		return fmt.Errorf("unmutated: %w", err)
+	}
+	var skip []string
+	for _, f := range base.Failed {
+		skip = append(skip, regexp.QuoteMeta(topLevel(f.Test)))
+	}
+	var flags []string
+	if len(skip) > 0 {
+		flags = []string{"-skip", "^(" + strings.Join(skip, "|") + ")$"}
+		fmt.Fprintf(b.log, "%s: failing before mutation, skipped: %s\n", m.Path, strings.Join(skip, " "))
+	}
+	cands, err := proof.Candidates(dir)
+	if err != nil {
+		return err
+	}
+	var fail failure
+	var mut proof.Mutant
+	found := false
+	for _, c := range proof.Order(cands, b.seed) {
+		if res.Tried >= b.tries {
+			break
+		}
+		if !inPackages(c.File, m.Packages) {
+			continue
+		}
+		res.Tried++
+		f, ok, err := b.try(ctx, dir, pkgs, flags, c)
+		if err != nil {
+			return err
+		}
+		if ok {
+			fail, mut, found = f, c, true
+			break
+		}
+	}
+	if !found {
+		return fmt.Errorf("no mutant of %d tried fails a test with a check", res.Tried)
+	}
+	res.Mutant = mut.String()
+	path := filepath.Join(dir, filepath.FromSlash(mut.File))
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, mut.Apply(src), 0o644); err != nil {
+		return err
+	}
+	defer os.WriteFile(path, src, 0o644)
+
+	res.Test = fail.Test
+	res.Package = "." + strings.TrimPrefix(fail.Package, m.Path)
+	res.Check = pkgFile(res.Package, fail.File) + ":" + fmt.Sprint(fail.Line)
+	fmt.Fprintf(b.log, "%s: %s fails %s at %s\n", m.Path, mut, fail.Test, res.Check)
+	run := "^" + regexp.QuoteMeta(topLevel(fail.Test)) + "$"
+
+	// The plain run of the same test, its build cached by try.
+	plain, wall, err := b.goTest(ctx, dir, []string{res.Package}, []string{"-run", run})
+	if err != nil {
+		return fmt.Errorf("plain run: %w", err)
+	}
+	res.PlainRun, res.PlainWall = plain.Elapsed, wall.Seconds()
+	if err := b.slice(ctx, dir, run, fail, res); err != nil {
+		return err
+	}
+	if b.pkgRuns {
+		return b.packageRuns(ctx, dir, flags, res)
+	}
+	return nil
+}
+
+// packageRuns measures the overhead of dependency tracking on the whole
+// package of the failing test, whose run times are less noise than one
+// test's: its tests plain, then instrumented as culprit slice does.
+func (b *bench) packageRuns(ctx context.Context, dir string, flags []string, res *result) error {
+	plain, _, err := b.goTest(ctx, dir, []string{res.Package}, flags)
+	if err != nil {
+		return fmt.Errorf("package, plain: %w", err)
+	}
+	tctx, cancel := context.WithTimeout(ctx, 3*b.timeout)
+	defer cancel()
+	traceDir := filepath.Join(b.work, "trace")
+	defer os.RemoveAll(traceDir)
+	var out bytes.Buffer
+	_, err = instrument.Run(tctx, instrument.Config{
+		Dir: dir, Packages: []string{res.Package}, Events: trace.AllEvents, TraceDir: traceDir,
+		GoFlags: append([]string{"-json", "-count=1", "-vet=off", "-timeout", (3 * b.timeout).String()}, flags...),
+		Stdout:  &out, Stderr: &out, CallLimit: -1, Inlinable: true,
+	})
+	if tctx.Err() != nil {
+		return fmt.Errorf("package, instrumented: timed out after %s", 3*b.timeout)
+	}
+	if err != nil {
+		return fmt.Errorf("package, instrumented: %w", err)
+	}
+	res.PkgPlain, res.PkgTraced = plain.Elapsed, parseTestJSON(out.Bytes()).Elapsed
+	return nil
+}
+
+// try tests one mutant: the failure to slice when a test fails with a
+// reported check.
+func (b *bench) try(ctx context.Context, dir string, pkgs, flags []string, m proof.Mutant) (failure, bool, error) {
+	path := filepath.Join(dir, filepath.FromSlash(m.File))
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return failure{}, false, err
+	}
+	if err := os.WriteFile(path, m.Apply(src), 0o644); err != nil {
+		return failure{}, false, err
+	}
+	defer os.WriteFile(path, src, 0o644)
+	r, _, err := b.goTest(ctx, dir, pkgs, append([]string{"-failfast"}, flags...))
+	if err != nil || r.Broken {
+		return failure{}, false, nil // slow or broken: the next one
+	}
+	f, ok := r.pick()
+	return f, ok, nil
+}
+
+// slice runs culprit slice on the failing test, checks its output and
+// measures the summary graph of the trace it leaves.
+func (b *bench) slice(ctx context.Context, dir, run string, fail failure, res *result) error {
+	tctx, cancel := context.WithTimeout(ctx, 3*b.timeout)
+	defer cancel()
+	// -testout -- -json: go test's -json output on standard error, for
+	// the test binary's run time.
+	cmd := exec.CommandContext(tctx, b.culprit, "slice", "-run", run, "-test", fail.Test, "-format", "json", "-testout", res.Package, "--", "-json")
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	res.SliceWall = time.Since(start).Seconds()
+	if cmd.ProcessState == nil {
+		return fmt.Errorf("culprit slice: %w", err)
+	}
+	res.Exit = cmd.ProcessState.ExitCode()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() && tctx.Err() == nil {
+		res.Crashed = true
+	}
+	if bytes.Contains(stderr.Bytes(), []byte("panic: ")) && bytes.Contains(stderr.Bytes(), []byte("github.com/culprit-go/culprit/")) {
+		res.Crashed = true
+	}
+	res.SliceRun = parseTestJSON(stderr.Bytes()).Elapsed
+	if res.Exit != 0 || res.Crashed {
+		res.Stderr = lastLines(stderr.String(), 5)
+	}
+	if tctx.Err() != nil {
+		return fmt.Errorf("culprit slice: timed out after %s", 3*b.timeout)
+	}
+	if res.Exit == 0 {
+		var out struct {
+			Nodes []json.RawMessage
+			Edges []json.RawMessage
+			Lines []struct {
+				File string
+				Line int
+			}
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+			return fmt.Errorf("culprit slice: JSON output: %w", err)
+		}
+		res.SliceNodes, res.SliceEdges, res.SliceLines = len(out.Nodes), len(out.Edges), len(out.Lines)
+		want := pkgFile(res.Package, fail.File)
+		for _, l := range out.Lines {
+			if l.File == want && l.Line == fail.Line {
+				res.InSlice = true
+			}
+		}
+	}
+	return b.graph(filepath.Join(dir, ".culprit"), fail.Test, res)
+}
+
+// graph builds the summary graph of the test's run from the trace
+// culprit slice left and measures it: nodes, edges, the live heap it
+// holds and the time taken.
+func (b *bench) graph(traceDir, test string, res *result) error {
+	res.TraceBytes = proof.DirSize(traceDir)
+	var before, after runtime.MemStats
+	settle()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	tr, err := trace.Open(traceDir)
+	if err != nil {
+		return fmt.Errorf("read trace: %w", err)
+	}
+	r, err := deps.Build(tr, deps.Options{Test: test})
+	if err != nil {
+		return fmt.Errorf("build graph: %w", err)
+	}
+	res.GraphSecs = time.Since(start).Seconds()
+	runtime.ReadMemStats(&after)
+	res.GraphAlloc = after.TotalAlloc - before.TotalAlloc
+	tr = nil
+	settle()
+	runtime.ReadMemStats(&after)
+	if after.HeapAlloc > before.HeapAlloc {
+		res.GraphBytes = after.HeapAlloc - before.HeapAlloc
+	}
+	res.GraphNodes, res.GraphEdges = len(r.Nodes), len(r.Edges)
+	runtime.KeepAlive(r)
+	return nil
+}
+
+// settle collects garbage twice: objects with finalizers (files,
+// processes) are freed by the second collection.
+func settle() {
+	runtime.GC()
+	runtime.GC()
+}
+
+// goTest runs go test -json on pkgs in dir and returns what it said and
+// how long it took.
+func (b *bench) goTest(ctx context.Context, dir string, pkgs, flags []string) (testRun, time.Duration, error) {
+	tctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	args := append([]string{"test", "-json", "-count=1", "-vet=off", "-timeout", b.timeout.String()}, flags...)
+	cmd := exec.CommandContext(tctx, "go", append(args, pkgs...)...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	took := time.Since(start)
+	if tctx.Err() != nil {
+		return testRun{}, took, fmt.Errorf("go test: timed out after %s", b.timeout)
+	}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		return testRun{}, took, fmt.Errorf("go test: %w", err)
+	}
+	r := parseTestJSON(out)
+	if err != nil && len(r.Failed) == 0 {
+		r.Broken = true
+	}
+	return r, took, nil
+}
+
+// inPackages reports whether file (slash-separated, relative to the
+// module root) is in one of the package directories pkgs names (all of
+// them when pkgs is nil).
+func inPackages(file string, pkgs []string) bool {
+	if pkgs == nil {
+		return true
+	}
+	for _, p := range pkgs {
+		if path.Dir(file) == path.Clean(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// pkgFile names a file of the package directory pkg ("./sub" or ".")
+// relative to the module root, as culprit slice's JSON does.
+func pkgFile(pkg, file string) string {
+	return path.Join(strings.TrimPrefix(pkg, "./"), file)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
