@@ -2,7 +2,6 @@ package rt
 
 import (
 	"reflect"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -31,19 +30,6 @@ func hideAll(vs *[]interface{}) []interface{} {
 	return *(*[]interface{})(noescape(unsafe.Pointer(vs)))
 }
 
-// sampled reports whether the event of site is to be recorded: past
-// callLimit events of one site, only those numbered by powers of two.
-func sampled(site uint32) bool {
-	if callLimit == 0 || int(site) >= len(calls) {
-		return true
-	}
-	n := atomic.AddUint32(&calls[site], 1)
-	return n <= callLimit || n&(n-1) == 0
-}
-
-// calls counts each site's events, for sampling.
-var calls []uint32
-
 // Enter records the entry of function site with its receiver and
 // parameter values, and returns the caller's test state; key identifies
 // the function for linking it to the call site that called it.
@@ -57,16 +43,15 @@ func Enter(site, key uint32, vals ...interface{}) *T {
 	if traceDir == "" {
 		return t
 	}
-	if !sampled(site) {
-		mu.Lock()
-		popCallLocked(key)
-		mu.Unlock()
+	st := gs()
+	from := st.claim(key)
+	if !sample(site) {
 		return t.muted
 	}
+	unclaimed := from == 0 && len(st.stack) == 0
 	mu.Lock()
 	g := w.goroutine()
-	from := popCallLocked(key)
-	if from == 0 {
+	if unclaimed {
 		from = spawnedLocked(t, g, key)
 	}
 	w.encode(true, vals...)
@@ -114,9 +99,12 @@ func (w *writer) short(tag byte, t *T, g uint64, site uint32) {
 	w.head(tag, t, g, site)
 }
 
-// step writes a step or decision record at site.
+// step writes a step or decision record at site, after on let it
+// through.
+//
+//go:noinline
 func (t *T) step(tag byte, site uint32) {
-	if traceDir == "" || !sampled(site) {
+	if !sample(site) {
 		return
 	}
 	mu.Lock()
@@ -128,7 +116,9 @@ func (t *T) step(tag byte, site uint32) {
 // K records the execution of statement site and returns t:
 // t.K(site).Pass(cond) records an "else if" before its condition runs.
 func (t *T) K(site uint32) *T {
-	t.step('K', site)
+	if !t.mute {
+		t.step('K', site)
+	}
 	return t
 }
 
@@ -138,21 +128,26 @@ func (t *T) Pass(c bool) bool { return c }
 // D records the outcome of a two-way decision (site: true, site+1:
 // false) and returns c.
 func (t *T) D(site uint32, c bool) bool {
-	if c {
+	if !c {
+		site++
+	}
+	if !t.mute {
 		t.step('D', site)
-	} else {
-		t.step('D', site+1)
 	}
 	return c
 }
 
 // Dk records the decision outcome site (a case clause taken, a range
 // iteration).
-func (t *T) Dk(site uint32) { t.step('D', site) }
+func (t *T) Dk(site uint32) {
+	if !t.mute {
+		t.step('D', site)
+	}
+}
 
 // rec writes a stream record with one value.
 func (t *T) rec(tag byte, site uint32, x interface{}) {
-	if traceDir == "" || !sampled(site) {
+	if !sample(site) {
 		return
 	}
 	mu.Lock()
@@ -183,7 +178,7 @@ type loc struct {
 
 // recAt writes a read or write record with one value and its location.
 func (t *T) recAt(tag byte, site uint32, x interface{}, l loc, key interface{}) {
-	if traceDir == "" || !sampled(site) {
+	if !sample(site) {
 		return
 	}
 	mu.Lock()
@@ -224,156 +219,191 @@ func elem[S ~[]E, E any, I integer](s S, i I) loc {
 	return loc{kind: locElem, base: base, index: uint64(i), size: uint64(unsafe.Sizeof(z))}
 }
 
+// The entry points below are small enough to be inlined: in a muted
+// activation (a call of a hot function not sampled) an event costs one
+// test of t.mute; otherwise the slow path samples the site and boxes the
+// value.
+
 // RA records the read of the storage at p and returns its value: a field
 // (p.f becomes RA(t, site, &p.f)) or a dereference.
 func RA[V any](t *T, site uint32, p *V) V {
-	v := *p
-	x := interface{}(v)
-	t.recAt('R', site, hide(&x), loc{kind: locAddr, addr: addrOf(noescape(unsafe.Pointer(p)))}, nil)
-	return v
+	if !t.mute {
+		atSlow(t, 'R', site, p)
+	}
+	return *p
+}
+
+//go:noinline
+func atSlow[V any](t *T, tag byte, site uint32, p *V) {
+	x := interface{}(*p)
+	t.recAt(tag, site, hide(&x), loc{kind: locAddr, addr: addrOf(noescape(unsafe.Pointer(p)))}, nil)
 }
 
 // RE records the read of s[i] and returns it.
 func RE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) E {
-	v := s[i]
-	x := interface{}(v)
-	t.recAt('R', site, hide(&x), elem(s, i), nil)
-	return v
+	if !t.mute {
+		elemSlow(t, 'R', site, s, i)
+	}
+	return s[i]
+}
+
+//go:noinline
+func elemSlow[S ~[]E, E any, I integer](t *T, tag byte, site uint32, s S, i I) {
+	x := interface{}(s[i])
+	t.recAt(tag, site, hide(&x), elem(s, i), nil)
 }
 
 // RK records the read of m[k] and returns it.
 func RK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) V {
-	v := m[k]
-	x, kx := interface{}(v), interface{}(k)
-	t.recAt('R', site, hide(&x), loc{kind: locKey, base: *(*uintptr)(unsafe.Pointer(&m))}, hide(&kx))
-	return v
+	if !t.mute {
+		keySlow(t, 'R', site, m, k)
+	}
+	return m[k]
+}
+
+//go:noinline
+func keySlow[M ~map[K]V, K comparable, V any](t *T, tag byte, site uint32, m M, k K) {
+	x, kx := interface{}(m[k]), interface{}(k)
+	t.recAt(tag, site, hide(&x), loc{kind: locKey, base: *(*uintptr)(unsafe.Pointer(&m))}, hide(&kx))
 }
 
 // WA records the value written to the storage at p (a variable, a field,
 // a dereference), after the statement that wrote it.
 func WA[V any](t *T, site uint32, p *V) {
-	x := interface{}(*p)
-	t.recAt('W', site, hide(&x), loc{kind: locAddr, addr: addrOf(noescape(unsafe.Pointer(p)))}, nil)
+	if !t.mute {
+		atSlow(t, 'W', site, p)
+	}
 }
 
 // WE records the value written to s[i].
 func WE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) {
-	x := interface{}(s[i])
-	t.recAt('W', site, hide(&x), elem(s, i), nil)
+	if !t.mute {
+		elemSlow(t, 'W', site, s, i)
+	}
 }
 
 // WK records the value written to m[k].
 func WK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) {
-	x, kx := interface{}(m[k]), interface{}(k)
-	t.recAt('W', site, hide(&x), loc{kind: locKey, base: *(*uintptr)(unsafe.Pointer(&m))}, hide(&kx))
+	if !t.mute {
+		keySlow(t, 'W', site, m, k)
+	}
 }
 
 // R records the read of a variable at site and returns its value.
 func R[V any](t *T, site uint32, v V) V {
-	x := interface{}(v)
-	t.rec('R', site, hide(&x))
+	if !t.mute {
+		valSlow(t, 'R', site, v)
+	}
 	return v
+}
+
+//go:noinline
+func valSlow[V any](t *T, tag byte, site uint32, v V) {
+	x := interface{}(v)
+	t.rec(tag, site, hide(&x))
 }
 
 // W records the value written at site and returns it.
 func W[V any](t *T, site uint32, v V) V {
-	x := interface{}(v)
-	t.rec('W', site, hide(&x))
+	if !t.mute {
+		valSlow(t, 'W', site, v)
+	}
 	return v
 }
 
 // Wv records the value written at site (a statement after the write).
-func (t *T) Wv(site uint32, v interface{}) { t.rec('W', site, hide(&v)) }
+func (t *T) Wv(site uint32, v interface{}) {
+	if !t.mute {
+		t.wv(site, v)
+	}
+}
+
+//go:noinline
+func (t *T) wv(site uint32, v interface{}) { t.rec('W', site, hide(&v)) }
 
 // Panic records a panic call's value and returns it for the panic.
 func Panic[V any](t *T, site uint32, v V) V {
-	x := interface{}(v)
-	t.rec('P', site, hide(&x))
+	if !t.mute {
+		valSlow(t, 'P', site, v)
+	}
 	return v
 }
 
 // Recovered records what a recover call returned, and returns it: the
 // recover call itself stays in the deferred function.
 func (t *T) Recovered(site uint32, v interface{}) interface{} {
-	t.rec('Q', site, v)
+	if !t.mute {
+		t.rec('Q', site, v)
+	}
 	return v
 }
 
-// Call stacks: a call site pushes its site and the function it calls
-// (key, 0 when dynamic); the callee's Enter pops the top entry when it
-// names the callee (or no callee) and records the call site; the call
-// site's return record pops its own entry when the callee did not.
-type pending struct {
-	site, key uint32
-}
-
-var stacks = map[uint64][]pending{} // guarded by mu
-
-func popCallLocked(key uint32) uint64 {
-	g := w.goroutine()
-	st := stacks[g]
-	if len(st) == 0 {
-		return 0
-	}
-	top := st[len(st)-1]
-	if top.key != 0 && top.key != key {
-		return 0
-	}
-	stacks[g] = st[:len(st)-1]
-	return uint64(top.site) + 1
-}
+// Call stacks (gstate.go): a call site pushes its site and the function
+// it calls; the callee's entry claims it when it names the callee (or no
+// callee) and records the call site; the call site's return pops it and
+// records the return when the call was recorded.
 
 // C records a call at site to the function key (0: not known statically)
 // before its arguments are evaluated.
 func (t *T) C(site, key uint32) *T {
-	if traceDir == "" {
-		return t
+	if !t.mute {
+		t.call(site, key)
 	}
-	mu.Lock()
-	g := w.goroutine()
-	stacks[g] = append(stacks[g], pending{site, key})
-	if sampled(site) {
-		w.head('C', t, g, site)
-		w.maybeFlush()
-	}
-	mu.Unlock()
 	return t
 }
 
-// returned records the return of the call at site.
-func (t *T) returned(site uint32, vals []interface{}) {
-	mu.Lock()
-	g := w.goroutine()
-	if st := stacks[g]; len(st) > 0 && st[len(st)-1].site == site {
-		stacks[g] = st[:len(st)-1]
+//go:noinline
+func (t *T) call(site, key uint32) {
+	if traceDir == "" {
+		return
 	}
-	if calls == nil || int(site) >= len(calls) || callLimit == 0 || atomic.LoadUint32(&calls[site]) <= callLimit || isPow2(atomic.LoadUint32(&calls[site])) {
-		w.encode(true, vals...)
-		w.head('V', t, g, site)
-		w.scratch()
+	rec := sample(site)
+	gs().push(pending{site: site, key: key, rec: rec})
+	if rec {
+		mu.Lock()
+		w.head('C', t, w.goroutine(), site)
 		w.maybeFlush()
+		mu.Unlock()
 	}
+}
+
+// returned records the return of the call at site, when its call record
+// was written.
+func (t *T) returned(site uint32, vals []interface{}) {
+	if traceDir == "" || !gs().pop(site) {
+		return
+	}
+	mu.Lock()
+	w.encode(true, vals...)
+	w.head('V', t, w.goroutine(), site)
+	w.scratch()
+	w.maybeFlush()
 	mu.Unlock()
 }
 
-func isPow2(n uint32) bool { return n&(n-1) == 0 }
+//go:noinline
+func (t *T) returnedAll(site uint32, vals *[]interface{}) { t.returned(site, hideAll(vals)) }
 
 // Ret records the return of the call at site with its result, and returns
 // the result: Ret(t.C(site, key), site, f(x)).
 func Ret[V any](t *T, site uint32, v V) V {
-	if traceDir != "" {
-		x := []interface{}{v}
-		t.returned(site, hideAll(&x))
+	if !t.mute {
+		retSlow(t, site, v)
 	}
 	return v
+}
+
+//go:noinline
+func retSlow[V any](t *T, site uint32, v V) {
+	x := []interface{}{v}
+	t.returned(site, hideAll(&x))
 }
 
 // V records the return of the call at site, after the statement that made
 // it, with the values it assigned.
 func (t *T) V(site uint32, vals ...interface{}) {
-	vals = hideAll(&vals)
-	if traceDir != "" {
-		t.returned(site, vals)
+	if !t.mute {
+		t.returnedAll(site, &vals)
 	}
 }
 
@@ -403,13 +433,14 @@ func Started(site uint32, n uint64, call uint32) {
 		return
 	}
 	t := Cur()
-	mu.Lock()
-	g := w.goroutine()
-	w.head('H', t, g, site)
-	w.uv(n)
+	st := gs()
+	st.stack = st.stack[:0]
 	if call > 0 {
-		stacks[g] = append(stacks[g][:0], pending{call - 1, 0})
+		st.push(pending{site: call - 1, spawn: true})
 	}
+	mu.Lock()
+	w.head('H', t, w.goroutine(), site)
+	w.uv(n)
 	w.maybeFlush()
 	mu.Unlock()
 }
@@ -446,11 +477,12 @@ func (t *T) GoF(site, call, key uint32) {
 	mu.Unlock()
 }
 
-// spawnedLocked is called by an entry of key no call site claimed: when a
-// go statement started key and its goroutine has not started yet, this is
-// it. It records the start and returns the go statement's call site + 1.
+// spawnedLocked is called by an entry of key no call site claimed, on a
+// goroutine with no pending call sites: when a go statement started key
+// and its goroutine has not started yet, this is it. It records the start
+// and returns the go statement's call site + 1.
 func spawnedLocked(t *T, g uint64, key uint32) uint64 {
-	if key == 0 || len(stacks[g]) > 0 {
+	if key == 0 {
 		return 0
 	}
 	for i, s := range spawnq {
@@ -468,7 +500,7 @@ var chanIDs = map[uintptr]uint64{} // guarded by mu
 
 // chanRecLocked writes a send or receive record.
 func (t *T) chanRec(tag byte, site uint32, ch interface{}, x interface{}) {
-	if traceDir == "" || !sampled(site) {
+	if t.mute || !sample(site) {
 		return
 	}
 	var addr uintptr

@@ -80,6 +80,7 @@ var (
 func init() {
 	root = newT(0, "")
 	calls = make([]uint32, numSites)
+	nums = make([]uint64, numSites)
 	active.Store([]*T(nil))
 }
 

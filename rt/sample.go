@@ -1,0 +1,102 @@
+package rt
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+)
+
+// Sampling, at two levels. A function's activations are sampled at its
+// entry (Enter): an activation not sampled gets the test's muted state,
+// and every event in it costs one inlined test of t.mute. In the
+// activations sampled, each event passes through on: for an event that is
+// not recorded it is a load, a decrement and a store, no lock, no atomic
+// instruction. calls holds, per site, how many of its next events
+// to skip; the slow path (pick) runs for the events recorded and sets the
+// next gap: none for the first callLimit events of a site, then up to the
+// next event numbered by a power of two, so that a site's records grow
+// with the logarithm of its events.
+//
+// Outside -race the counters are plain memory shared by all goroutines:
+// two goroutines racing on one site can lose a decrement, which shifts
+// which of that site's events are recorded and nothing else. Under -race
+// they are atomic.
+
+// calls holds each site's count of events to skip before the next one
+// recorded (0: record the next).
+var calls []uint32
+
+// nums holds each site's number of the last event pick planned for;
+// guarded by numMu under -race, racy like calls otherwise.
+var nums []uint64
+
+var numMu sync.Mutex // guards nums under -race
+
+// on reports whether the running event of site might be recorded: it
+// skips the events the site's counter says to skip. The caller then
+// calls pick (through its slow path), which decides.
+func on(site uint32) bool {
+	if raceMode {
+		return onAtomic(site)
+	}
+	if site < uint32(len(calls)) {
+		if n := calls[site]; n != 0 {
+			calls[site] = n - 1
+			return false
+		}
+	}
+	return true
+}
+
+func onAtomic(site uint32) bool {
+	if site >= uint32(len(calls)) {
+		return true
+	}
+	for {
+		n := atomic.LoadUint32(&calls[site])
+		if n == 0 {
+			return true
+		}
+		if atomic.CompareAndSwapUint32(&calls[site], n, n-1) {
+			return false
+		}
+	}
+}
+
+// sample reports whether the running event of site is recorded.
+func sample(site uint32) bool { return on(site) && pick(site) }
+
+// pick decides whether the event of site that on let through is recorded
+// (it is, unless nothing is traced) and sets how many of the site's
+// events to skip next.
+func pick(site uint32) bool {
+	if traceDir == "" {
+		return false
+	}
+	if callLimit == 0 || site >= uint32(len(calls)) || site >= uint32(len(nums)) {
+		return true
+	}
+	if raceMode {
+		numMu.Lock()
+		defer numMu.Unlock()
+	}
+	n := nums[site] + 1 // this event's number
+	next := n + 1
+	if next > uint64(callLimit) && next&(next-1) != 0 {
+		next = 1
+		for next <= n {
+			next <<= 1
+		}
+	}
+	gap := next - n - 1
+	if gap > math.MaxUint32 {
+		gap = math.MaxUint32
+	}
+	nums[site] = next - 1
+	if raceMode {
+		atomic.StoreUint32(&calls[site], uint32(gap))
+	} else {
+		calls[site] = uint32(gap)
+	}
+	return true
+}

@@ -1,0 +1,115 @@
+package rt
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestSample checks which events of a site are recorded: the first
+// callLimit, then those numbered by powers of two.
+func TestSample(t *testing.T) {
+	tests := []struct {
+		limit uint32
+		n     int
+		want  []int
+	}{
+		{limit: 3, n: 40, want: []int{1, 2, 3, 4, 8, 16, 32}},
+		{limit: 5, n: 20, want: []int{1, 2, 3, 4, 5, 8, 16}},
+		{limit: 0, n: 5, want: []int{1, 2, 3, 4, 5}}, // 0: everything
+		{limit: 1, n: 1100, want: []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}},
+	}
+	for _, tt := range tests {
+		saveDir, saveLimit, saveCalls, saveNums := traceDir, callLimit, calls, nums
+		traceDir, callLimit = t.TempDir(), tt.limit
+		calls, nums = make([]uint32, 3), make([]uint64, 3)
+		var got []int
+		for i := 1; i <= tt.n; i++ {
+			if sample(1) {
+				got = append(got, i)
+			}
+			if sample(2) != (i == 1 || i <= int(tt.limit) || tt.limit == 0 || i&(i-1) == 0) {
+				t.Errorf("limit %d: site 2, event %d: sites are not independent", tt.limit, i)
+			}
+		}
+		traceDir, callLimit, calls, nums = saveDir, saveLimit, saveCalls, saveNums
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("limit %d: recorded events %v, want %v", tt.limit, got, tt.want)
+		}
+	}
+}
+
+// TestSampleOff checks that nothing is recorded without a trace
+// directory, and that sites outside the table are recorded.
+func TestSampleOff(t *testing.T) {
+	saveDir, saveCalls, saveNums := traceDir, calls, nums
+	defer func() { traceDir, calls, nums = saveDir, saveCalls, saveNums }()
+	traceDir, calls, nums = "", make([]uint32, 2), make([]uint64, 2)
+	if sample(1) {
+		t.Error("recorded without a trace directory")
+	}
+	traceDir = t.TempDir()
+	if !sample(7) {
+		t.Error("site outside the table not recorded")
+	}
+}
+
+// TestCallStack checks how entries claim call sites and returns pop them.
+func TestCallStack(t *testing.T) {
+	var s gstate
+	// f(g(x)): f's call site, then g's; g enters, returns; f enters.
+	s.push(pending{site: 10, key: 1, rec: true})
+	s.push(pending{site: 11, key: 2})
+	if from := s.claim(2); from != 12 {
+		t.Errorf("g's entry names call site %d, want 11 (+1)", from)
+	}
+	if from := s.claim(2); from != 0 {
+		t.Errorf("a second entry (recursion without a call site) claims %d, want nothing", from-1)
+	}
+	if rec := s.pop(11); rec {
+		t.Error("g's call was not recorded, but its return says it was")
+	}
+	if from := s.claim(3); from != 0 {
+		t.Error("an entry of another function claimed f's call site")
+	}
+	if from := s.claim(1); from != 11 {
+		t.Errorf("f's entry names call site %d, want 10 (+1)", from-1)
+	}
+	// A panic leaves call sites above f's: f's return removes them.
+	s.push(pending{site: 20, key: 0})
+	s.push(pending{site: 21, key: 0})
+	if rec := s.pop(10); !rec {
+		t.Error("f's call was recorded, but its return says it was not")
+	}
+	if len(s.stack) != 0 {
+		t.Errorf("stack after f's return: %v, want empty", s.stack)
+	}
+	// A go statement's call site is removed by the entry that claims it.
+	s.push(pending{site: 30, spawn: true})
+	if from := s.claim(9); from != 31 || len(s.stack) != 0 {
+		t.Errorf("spawn claimed as %d leaving %v, want 30 (+1) and nothing", from-1, s.stack)
+	}
+}
+
+// TestMutedActivation checks that a muted state records nothing: a call
+// of a hot function that was not sampled.
+func TestMutedActivation(t *testing.T) {
+	m := newT(1, "x").muted
+	saveDir, saveCalls, saveNums := traceDir, calls, nums
+	defer func() { traceDir, calls, nums = saveDir, saveCalls, saveNums }()
+	traceDir, calls, nums = t.TempDir(), make([]uint32, 4), make([]uint64, 4)
+	mu.Lock()
+	before := len(w.buf)
+	mu.Unlock()
+	x := 3
+	R(m, 1, x)
+	WA(m, 2, &x)
+	m.K(3).D(1, true)
+	Ret(m.C(2, 0), 2, x)
+	mu.Lock()
+	after := len(w.buf)
+	w.buf = w.buf[:before]
+	mu.Unlock()
+	if after != before {
+		t.Errorf("a muted activation wrote %d bytes", after-before)
+	}
+}
