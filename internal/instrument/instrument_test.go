@@ -351,6 +351,87 @@ func TestHazards(t *testing.T) {
 		if x := tests["TestHazards"]; x != nil && x.Shared {
 			t.Error("TestHazards ran alone but is marked shared")
 		}
+		checkGaps(t, tr, p)
+	}
+}
+
+// checkGaps checks the records of the hazards fixture's functions that
+// close issue 3's gaps: reads before a call in their statement, comma-ok
+// reads, tuple assignments in headers, go statements with a dynamic
+// callee.
+func checkGaps(t *testing.T, tr *trace.Trace, p *trace.Process) {
+	t.Helper()
+	type key struct {
+		fn, info string
+		tag      byte
+	}
+	seen := map[key]int{}
+	locs := map[key]trace.LocKind{}
+	for _, e := range p.Events {
+		s := tr.Sites.Sites[e.Site]
+		i := strings.LastIndex(s.Func, ".")
+		k := key{s.Func[i+1:], s.Info, e.Tag}
+		seen[k]++
+		locs[k] = e.Loc.Kind
+	}
+	R, W := byte(trace.TagRead), byte(trace.TagWrite)
+	tests := []struct {
+		reason string
+		fn     string
+		tag    byte
+		infos  []string
+		loc    trace.LocKind // wanted location kind, LocNone: any
+	}{
+		{"locals, their fields and array elements read before a call", "Later", R, []string{"n", "lp.y", "larr[1]"}, trace.LocNone},
+		{"comma-ok map reads, in statements and headers", "CommaOk", R, []string{`m["a"]`, `m["zz"]`, "m[key]"}, trace.LocKey},
+		{"comma-ok writes, in statements and headers", "CommaOk", W, []string{"cv", "cok", "dv", "dok", "hv", "hok", "s", "sok", "tv", "tok"}, trace.LocAddr},
+		{"tuple assignments moved out of if and switch headers", "TupleHeaders", W, []string{"q", "rem", "p", "err", "a", "b"}, trace.LocAddr},
+		{"tuple assignments in for headers", "TupleHeaders", W, []string{"i", "j", "y"}, trace.LocNone},
+	}
+	for _, tt := range tests {
+		for _, info := range tt.infos {
+			k := key{tt.fn, info, tt.tag}
+			if seen[k] == 0 {
+				t.Errorf("%s: no %q record of %s in %s", tt.reason, tt.tag, info, tt.fn)
+			} else if tt.loc != trace.LocNone && locs[k] != tt.loc {
+				t.Errorf("%s: %s recorded at location kind %v, want %v", tt.reason, info, locs[k], tt.loc)
+			}
+		}
+	}
+	// A package variable changed by the call after it is read after
+	// the call: only the read in Later's return is recorded.
+	if n := seen[key{"Later", "later", R}]; n != 1 {
+		t.Errorf("reads of the package variable later in Later: %d, want 1", n)
+	}
+	// Each go statement with a dynamic callee starts a goroutine that
+	// announces itself, then enters the callee from the go statement's
+	// call site. The one with an untyped comparison argument is left
+	// as it is: a go record, no start.
+	started := map[int]bool{} // goroutines (their numbers may be reused)
+	starts := 0
+	links := map[string]int{}
+	for _, e := range p.Events {
+		s := tr.Sites.Sites[e.Site]
+		if !strings.HasSuffix(s.Func, ".GoDynamic") {
+			if e.Tag == trace.TagEnter && e.From >= 0 {
+				if from := tr.Sites.Sites[e.From]; strings.HasSuffix(from.Func, ".GoDynamic") && started[e.Goroutine] {
+					links[from.Info]++
+				}
+			}
+			continue
+		}
+		if e.Tag == trace.TagStarted {
+			started[e.Goroutine] = true
+			starts++
+		}
+	}
+	for _, info := range []string{"send", "r.run", "mv", "sum", "mk(9)"} {
+		if links[info] == 0 {
+			t.Errorf("go %s(...): no entry on a started goroutine linked to the go statement's call (links %v)", info, links)
+		}
+	}
+	if links["sum"] != 2 || starts != 6 {
+		t.Errorf("go sum(...) linked %d times (want 2), %d goroutines started (want 6)", links["sum"], starts)
 	}
 }
 

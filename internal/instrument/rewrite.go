@@ -67,6 +67,7 @@ type fileRewriter struct {
 
 	pendingAfter []afterText       // text for after(), registered while walking
 	inList       map[ast.Stmt]bool // statements of statement lists, where statements can be inserted
+	labeled      map[ast.Stmt]bool // statements with a label
 }
 
 // funcState tracks one function body being instrumented.
@@ -436,6 +437,10 @@ func (r *fileRewriter) stmtList(fs *funcState, list []ast.Stmt) {
 func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 	switch s := s.(type) {
 	case *ast.LabeledStmt:
+		if r.labeled == nil {
+			r.labeled = map[ast.Stmt]bool{}
+		}
+		r.labeled[s.Stmt] = true
 		r.stmt(fs, s.Stmt)
 	case *ast.BlockStmt:
 		r.stmtList(fs, s.List)
@@ -463,8 +468,7 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 		r.stmtList(fs, s.Body.List)
 	case *ast.SwitchStmt:
 		if s.Init != nil {
-			r.stmt(fs, s.Init)
-			r.headerWrites(fs, s.Init)
+			r.header(fs, s, s.Switch, "switch", s.Init)
 		}
 		if s.Tag != nil {
 			r.expr(fs, s.Tag)
@@ -472,8 +476,7 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 		r.clauses(fs, s.Body, "case")
 	case *ast.TypeSwitchStmt:
 		if s.Init != nil {
-			r.stmt(fs, s.Init)
-			r.headerWrites(fs, s.Init)
+			r.header(fs, s, s.Switch, "switch", s.Init)
 		}
 		r.stmt(fs, s.Assign)
 		r.clauses(fs, s.Body, "type case")
@@ -499,6 +502,9 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 		for _, e := range s.Rhs {
 			r.walk(fs, e, s, 0, ctx)
 		}
+		if len(s.Lhs) == 2 && len(s.Rhs) == 1 {
+			r.commaOkRead(fs, s, s.Rhs[0])
+		}
 	case *ast.ReturnStmt:
 		ctx := ctxValue
 		if len(s.Results) == 1 {
@@ -517,6 +523,9 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 					}
 					for _, e := range vs.Values {
 						r.walk(fs, e, s, 0, ctx)
+					}
+					if len(vs.Names) == 2 && len(vs.Values) == 1 && len(gd.Specs) == 1 {
+						r.commaOkRead(fs, s, vs.Values[0])
 					}
 				}
 			}
@@ -548,7 +557,7 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 				// call, which stands for the go statement.
 				call := r.site(trace.KindCall, s.Call.Pos(), s.Call.End(), fs.name, exprText(r, s.Call.Fun))
 				r.insert(r.offset(s.Pos()), false, -800, fmt.Sprintf("%s.GoF(%d, %d, %d);", tName, site, call, funcKey(f)))
-			} else {
+			} else if !r.goDynamic(fs, s, site) {
 				r.insert(r.offset(s.Pos()), false, -800, fmt.Sprintf("%s.Go(%d);", tName, site))
 			}
 		}
@@ -599,8 +608,7 @@ func (r *fileRewriter) clauses(fs *funcState, body *ast.BlockStmt, kind string) 
 // if, where no statement can be inserted before it.
 func (r *fileRewriter) ifStmt(fs *funcState, s *ast.IfStmt, elseIf bool) {
 	if s.Init != nil {
-		r.stmt(fs, s.Init)
-		r.headerWrites(fs, s.Init)
+		r.header(fs, s, s.If, "if", s.Init)
 	}
 	stmtID := -1
 	if elseIf && (r.events&trace.EventStmt != 0 || r.steps(fs)) {

@@ -19,11 +19,13 @@ import (
 //
 // Hazards, and what the rules below do about them:
 //   - Evaluation order: the compiler reads a plain variable operand after
-//     the calls of its expression (x + f() reads x after f). A wrapped
-//     read is a call, evaluated in order: so a variable is wrapped only
-//     when no call or receive follows it in its statement, or when no call
-//     can change it (a local variable never captured by a closure and whose
-//     address is never taken).
+//     the calls of its expression (x + f() reads x after f; Go leaves the
+//     order unspecified). A wrapped read is a call, evaluated in order: so
+//     a read is wrapped only when no call or receive follows it in its
+//     statement, or when no call can change what it reads and the read
+//     cannot panic (safeLocals, safeStorage: a local variable never
+//     captured by a closure and whose address is never taken, its fields,
+//     its arrays' elements at constant indexes).
 //   - Addressability: variables are not wrapped where they are assigned,
 //     incremented, addressed (&x, x.f = v on a struct, a[i] = v on an
 //     array, x[:] of an array), or select a method or field of a value
@@ -320,10 +322,11 @@ func (r *fileRewriter) read(fs *funcState, id *ast.Ident, unit ast.Node, depth i
 // elemReads reports whether element, field and dereference reads are
 // recorded in fs, at e: the wrappers are generic functions whose type
 // arguments come from core types and untyped constants (go1.21), and a
-// wrapped read runs before the calls that follow it, so none may.
+// wrapped read runs before the calls that follow it, so none may, unless
+// e is storage no call can change (safeStorage).
 func (r *fileRewriter) elemReads(fs *funcState, e ast.Expr, unit ast.Node) bool {
 	return fs.stream && fs.generic && fs.modern && r.events&trace.EventRead != 0 &&
-		wantsValue(r.info.TypeOf(e)) && !r.callAfter(unit, e.End())
+		wantsValue(r.info.TypeOf(e)) && (!r.callAfter(unit, e.End()) || r.safeStorage(fs, e))
 }
 
 // addressable reports whether e denotes storage whose address can be
@@ -864,22 +867,24 @@ func (r *fileRewriter) writeRec(fs *funcState, l ast.Expr) string {
 // headerWrites records the writes of an if, switch or for statement's
 // init or post statement, where no statement can follow: the assigned
 // value is wrapped, x := W(t, site, v), or x++ becomes x = W(t, site,
-// x+1). Tuple assignments are not recorded.
+// x+1). A wrapped value is recorded before the assignment, and before the
+// values after it in a tuple (i, j = i+1, j-1) are evaluated: it is
+// wrapped only when nothing after it can read the variable it is
+// assigned to (tupleWrapSafe). Tuples assigned from one multi-valued
+// expression (a, b = f()) are not recorded here (header moves those of
+// if and switch statements out of the header).
 func (r *fileRewriter) headerWrites(fs *funcState, s ast.Stmt) {
 	if !fs.stream || !fs.generic || r.events&trace.EventWrite == 0 {
 		return
 	}
 	switch s := s.(type) {
 	case *ast.AssignStmt:
-		// One operand only: a wrapped value is recorded before the
-		// assignment, so the writes of a tuple would come before the
-		// reads of the values after them.
-		if len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+		if len(s.Lhs) != len(s.Rhs) || len(s.Lhs) > 1 && s.Tok != token.DEFINE && s.Tok != token.ASSIGN {
 			return
 		}
 		for i, l := range s.Lhs {
 			id, ok := l.(*ast.Ident)
-			if !ok || id.Name == "_" || !r.rereadable(l, s.Lhs) {
+			if !ok || id.Name == "_" || !r.rereadable(l, s.Lhs) || !r.tupleWrapSafe(fs, s, i) {
 				continue
 			}
 			v := r.info.ObjectOf(id)
@@ -1100,19 +1105,40 @@ func safeLocals(info *types.Info, ft *ast.FuncType, recv *ast.FieldList, body *a
 				unsafe(x.X)
 			}
 		case *ast.SelectorExpr:
-			if !isPointerOrIface(info.TypeOf(x.X)) {
+			// A method of a value may take its address (a pointer
+			// receiver); reading or assigning a field does not.
+			if sel, ok := info.Selections[x]; (!ok || sel.Kind() != types.FieldVal) && !isPointerOrIface(info.TypeOf(x.X)) {
 				unsafe(x.X)
 			}
 		case *ast.SliceExpr:
 			unsafe(x.X)
-		case *ast.IndexExpr:
-			if _, ok := under(info.TypeOf(x.X)).(*types.Array); ok {
-				unsafe(x.X)
-			}
 		}
 		return true
 	})
 	return safe
+}
+
+// safeStorage reports whether e denotes storage inside a local variable
+// no call can change (safeLocals): the variable, its fields and the
+// elements of its arrays at constant indexes, none reached through a
+// pointer. Reading it cannot panic, and gives the same value before or
+// after the calls of its statement.
+func (r *fileRewriter) safeStorage(fs *funcState, e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Ident:
+		v, ok := r.info.Uses[x].(*types.Var)
+		return ok && fs.safe[v]
+	case *ast.ParenExpr:
+		return r.safeStorage(fs, x.X)
+	case *ast.SelectorExpr:
+		sel, ok := r.info.Selections[x]
+		return ok && sel.Kind() == types.FieldVal && !sel.Indirect() && !isPointerOrIface(r.info.TypeOf(x.X)) && r.safeStorage(fs, x.X)
+	case *ast.IndexExpr:
+		_, arr := r.info.TypeOf(x.X).Underlying().(*types.Array)
+		_, tp := r.info.TypeOf(x.X).(*types.TypeParam)
+		return arr && !tp && r.isConst(x.Index) && r.safeStorage(fs, x.X)
+	}
+	return false
 }
 
 // smallPointerFunc reports whether a function is one whose inlining the
@@ -1217,4 +1243,277 @@ func (r *fileRewriter) calleeCost(c *ast.CallExpr, depth int) int {
 		}
 	}
 	return r.small[f]
+}
+
+// goDynamic instruments a go statement whose callee is not known
+// statically (a function value, an interface method, a method of a type
+// parameter) so that the child goroutine announces its start: the
+// function value and the arguments are evaluated in the parent, in their
+// order, into variables of a block, and a function literal started in
+// their place records the start and makes the call, as a call site of
+// the child when calls are recorded:
+//
+//	go f(a, 1)
+//
+// becomes
+//
+//	{F, A0 := f, a; if F == nil { go F(A0, 1) }; S := t.Go(site);
+//	 go func() { defer rt.GoEnd(); rt.Started(site, S, 0); t := rt.Cur().C(call, 0); F(A0, 1); t.V(call) }()}
+//
+// (the nil test keeps go's fatal error on a nil function value in the
+// parent). Constant arguments stay in the call, where they take the
+// parameter's type; an argument whose type depends on its context (an
+// untyped comparison or shift) would take another type in a variable,
+// and the statement is then left as it is (false).
+func (r *fileRewriter) goDynamic(fs *funcState, s *ast.GoStmt, site uint32) bool {
+	c := s.Call
+	if r.isBuiltin(c) || r.isConversion(c) || !r.inList[s] {
+		return false
+	}
+	if _, ok := under(r.info.TypeOf(c.Fun)).(*types.Signature); !ok {
+		return false
+	}
+	if len(c.Args) == 1 {
+		if _, tuple := r.info.TypeOf(c.Args[0]).(*types.Tuple); tuple {
+			return false // go f(g()): the results cannot be spread into variables
+		}
+	}
+	const fn, arg = "_culpritF", "_culpritA"
+	names := []string{fn}
+	var vars []ast.Expr // the arguments evaluated into variables
+	var callArgs []string
+	for _, a := range c.Args {
+		tv := r.info.Types[a]
+		if tv.Value != nil || tv.IsNil() {
+			callArgs = append(callArgs, exprText(r, a))
+			continue
+		}
+		if !r.selfTyped(a) {
+			return false
+		}
+		n := fmt.Sprintf("%s%d", arg, len(vars))
+		names = append(names, n)
+		vars = append(vars, a)
+		callArgs = append(callArgs, n)
+	}
+	args := strings.Join(callArgs, ", ")
+	if c.Ellipsis.IsValid() {
+		args += "..."
+	}
+	var tail strings.Builder
+	tail.WriteString("; ")
+	if sel, ok := r.info.Selections[unparenSel(c.Fun)]; !ok || sel.Kind() != types.MethodVal {
+		fmt.Fprintf(&tail, "if %s == nil { go %s(%s) }; ", fn, fn, args)
+	}
+	fmt.Fprintf(&tail, "%s := %s.Go(%d); go func() { defer %s.GoEnd(); %s.Started(%d, %s, 0); ", spawnName, tName, site, rtName, rtName, site, spawnName)
+	if r.events&trace.EventCall != 0 {
+		call := r.site(trace.KindCall, c.Pos(), c.End(), fs.name, exprText(r, c.Fun))
+		fmt.Fprintf(&tail, "%s := %s.Cur().C(%d, 0); %s(%s); %s.V(%d) }()}", tName, rtName, call, fn, args, tName, call)
+	} else {
+		fmt.Fprintf(&tail, "%s(%s) }()}", fn, args)
+	}
+	fs.usesT = true
+	r.usesRT = true
+	r.replace(r.offset(s.Go), r.offset(c.Fun.Pos()), "{"+strings.Join(names, ", ")+" := ")
+	from := c.Fun.End()
+	for _, v := range vars {
+		r.replace(r.offset(from), r.offset(v.Pos()), ", ")
+		from = v.End()
+	}
+	r.replace(r.offset(from), r.offset(c.Rparen)+1, tail.String())
+	return true
+}
+
+// unparenSel returns e without parentheses as a selector, or nil.
+func unparenSel(e ast.Expr) *ast.SelectorExpr {
+	s, _ := unparen(e).(*ast.SelectorExpr)
+	return s
+}
+
+// selfTyped reports whether the type of the non-constant expression e
+// does not depend on its context: a variable declared with := from it
+// has the type the expression has where it is. Untyped comparisons and
+// shifts of untyped constants take their context's type, unless it is
+// the type := would give them.
+func (r *fileRewriter) selfTyped(e ast.Expr) bool {
+	tv, ok := r.info.Types[e]
+	if !ok || tv.Value != nil || tv.IsNil() {
+		return false
+	}
+	switch x := unparen(e).(type) {
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
+			return types.Identical(tv.Type, types.Typ[types.Bool]) || (x.Op == token.LAND || x.Op == token.LOR) && (r.selfTyped(x.X) || r.selfTyped(x.Y))
+		case token.SHL, token.SHR:
+			return r.selfTyped(x.X)
+		}
+		return r.selfTyped(x.X) || r.selfTyped(x.Y)
+	case *ast.UnaryExpr:
+		switch x.Op {
+		case token.ARROW, token.AND:
+			return true
+		case token.NOT:
+			return types.Identical(tv.Type, types.Typ[types.Bool]) || r.selfTyped(x.X)
+		}
+		return r.selfTyped(x.X)
+	}
+	return true
+}
+
+// commaOkRead records the map read of a comma-ok statement of a statement
+// list, v, ok := m[k]: RK(t, site, m, k) runs just before it (its result
+// dropped), when evaluating m and k again has no effect (pureOperand);
+// nothing runs between the two. The writes of v and ok are recorded after
+// the statement, as any assignment's.
+func (r *fileRewriter) commaOkRead(fs *funcState, s ast.Stmt, rhs ast.Expr) {
+	x, ok := unparen(rhs).(*ast.IndexExpr)
+	if !ok || !r.inList[s] || !fs.stream || !fs.generic || !fs.modern || r.events&trace.EventRead == 0 {
+		return
+	}
+	if _, tp := r.info.TypeOf(x.X).(*types.TypeParam); tp {
+		return
+	}
+	m, ok := under(r.info.TypeOf(x.X)).(*types.Map)
+	if !ok || !wantsValue(m.Elem()) || !r.keyFits(x.Index, m) || !r.pureOperand(x.X) || !r.pureOperand(x.Index) {
+		return
+	}
+	site := r.varSite(trace.KindRead, x.Pos(), x.End(), fs.name, exprText(r, x), r.rootVar(x))
+	fs.usesT = true
+	r.usesRT = true
+	r.insert(r.offset(s.Pos()), false, -800, fmt.Sprintf("%s.RK(%s, %d, %s, %s);", rtName, tName, site, exprText(r, x.X), exprText(r, x.Index)))
+}
+
+// pureOperand reports whether e can be evaluated once more, just before
+// the statement that evaluates it, with no effect and the same value: a
+// constant, a variable, fields, dereferences and indexes of such (a nil
+// pointer or an index out of range panics there as it would in the
+// statement, at the same position).
+func (r *fileRewriter) pureOperand(e ast.Expr) bool {
+	if r.isConst(e) {
+		return true
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		_, isVar := r.info.Uses[x].(*types.Var)
+		return isVar
+	case *ast.ParenExpr:
+		return r.pureOperand(x.X)
+	case *ast.StarExpr:
+		return r.pureOperand(x.X)
+	case *ast.SelectorExpr:
+		if sel, ok := r.info.Selections[x]; ok {
+			return sel.Kind() == types.FieldVal && r.pureOperand(x.X)
+		}
+		_, isVar := r.info.Uses[x.Sel].(*types.Var)
+		return isVar
+	case *ast.IndexExpr:
+		if _, tp := r.info.TypeOf(x.X).(*types.TypeParam); tp {
+			return false
+		}
+		return r.pureOperand(x.X) && r.pureOperand(x.Index)
+	}
+	return false
+}
+
+// header instruments the init statement of an if or switch statement s
+// (keyword kw at pos). A tuple assignment there, a, err := f(), is moved
+// out of the header into a block of its own, where it is a statement of a
+// list and records what one does (the call's return, the writes of each
+// operand, a comma-ok read or receive):
+//
+//	if a, err := f(); err != nil { ... } else { ... }
+//
+// becomes
+//
+//	{a, err := f(); <records>; if err != nil { ... } else { ... }}
+//
+// The variables' scope is the block, which holds nothing but the
+// statement: no name means anything else. An else if becomes an else
+// block. A labeled switch keeps its header (a break to the label must
+// name the switch, and a goto cannot enter the block); so does anything
+// but a tuple assignment (headerWrites records one operand there).
+func (r *fileRewriter) header(fs *funcState, s ast.Stmt, pos token.Pos, kw string, init ast.Stmt) {
+	as, ok := init.(*ast.AssignStmt)
+	hoist := ok && len(as.Lhs) > 1 && fs.stream && r.events&(trace.EventWrite|trace.EventCall|trace.EventRead|trace.EventChan) != 0
+	if _, isIf := s.(*ast.IfStmt); !isIf && r.labeled[s] {
+		hoist = false
+	}
+	semi := -1
+	if hoist {
+		semi = r.semicolonAfter(r.offset(init.End()))
+		hoist = semi >= 0
+	}
+	if !hoist {
+		r.stmt(fs, init)
+		r.headerWrites(fs, init)
+		return
+	}
+	r.inList[init] = true
+	r.replace(r.offset(pos), r.offset(pos)+len(kw), "{")
+	r.replace(semi, semi+1, "; "+kw+" ")
+	r.insert(r.offset(s.End()), true, 950, "}")
+	r.stmt(fs, init)
+	r.after(fs, init)
+}
+
+// semicolonAfter returns the offset of the semicolon that ends a header's
+// init statement, the next token after off (comments and spaces skipped),
+// or -1.
+func (r *fileRewriter) semicolonAfter(off int) int {
+	src := r.src
+	for off < len(src) {
+		switch {
+		case src[off] == ' ' || src[off] == '\t' || src[off] == '\n' || src[off] == '\r':
+			off++
+		case strings.HasPrefix(string(src[off:min(off+2, len(src))]), "//"):
+			for off < len(src) && src[off] != '\n' {
+				off++
+			}
+		case strings.HasPrefix(string(src[off:min(off+2, len(src))]), "/*"):
+			end := strings.Index(string(src[off+2:]), "*/")
+			if end < 0 {
+				return -1
+			}
+			off += end + 4
+		case src[off] == ';':
+			return off
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// tupleWrapSafe reports whether the value assigned to the variable
+// s.Lhs[i] can be recorded before the values after it are evaluated: none
+// of them names the variable, and none makes a call or a receive unless
+// the variable is a local no call can change (or one the statement
+// declares, which nothing can see yet).
+func (r *fileRewriter) tupleWrapSafe(fs *funcState, s *ast.AssignStmt, i int) bool {
+	id, ok := s.Lhs[i].(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := r.info.ObjectOf(id).(*types.Var)
+	if v == nil {
+		return false
+	}
+	declared := r.info.Defs[id] != nil
+	for _, e := range s.Rhs[i+1:] {
+		if declared {
+			continue // the new variable's scope starts after the statement
+		}
+		named := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if x, ok := n.(*ast.Ident); ok && r.info.Uses[x] == v {
+				named = true
+			}
+			return !named
+		})
+		if named || !fs.safe[v] && r.callAfter(e, e.Pos()-1) {
+			return false
+		}
+	}
+	return true
 }

@@ -418,3 +418,118 @@ func Sends() string {
 	ma[3] = ma[k] + 1
 	return fmt.Sprint(<-fc, <-fc, <-ac, <-ac, <-uc, ma[3])
 }
+
+// Issue 3's gaps, closed: reads before a call in their statement, comma-ok
+// reads, go statements with a dynamic callee, tuple assignments in
+// headers.
+
+var later = 0
+
+func bumpLater() int { later++; return 1 }
+
+// Later reads locals, their fields and constant-indexed array elements
+// before a call in the same statement: no call can change them. A
+// package variable read there is left alone (bumpLater changes it).
+func Later() string {
+	n := 2
+	lp := pt{3, 4}
+	larr := [3]int{5, 6, 7}
+	sum := n + lp.y + larr[1] + bumpLater()
+	later = 10
+	g := later + bumpLater() // 12: later is read after the call
+	return fmt.Sprint(sum, g, later)
+}
+
+// CommaOk reads map entries and asserts types with comma-ok, in
+// statements and in headers.
+func CommaOk(m map[string]int, x any) string {
+	cv, cok := m["a"]
+	var dv, dok = m["zz"]
+	key := "b"
+	if hv, hok := m[key]; hok {
+		cv += hv
+	}
+	s, sok := x.(string)
+	switch tv, tok := x.(int); {
+	case tok:
+		s += fmt.Sprint(tv)
+	}
+	return fmt.Sprint(cv, cok, dv, dok, s, sok)
+}
+
+type runner interface{ run(k int, done chan bool) }
+
+// GoDynamic starts goroutines through a function value, an interface
+// method, a method value and a function returned by a call, with
+// constant, variadic and untyped arguments.
+func GoDynamic() string {
+	done := make(chan bool)
+	res := make(chan int, 8)
+	send := func(v int, _ float64, done chan bool) { res <- v; done <- true }
+	go send(1, 2, done) // 2 is a float64
+	<-done
+	var r runner = &counter{}
+	go r.run(4, done)
+	<-done
+	mv := r.run
+	go mv(2, done)
+	<-done
+	sum := func(done chan bool, xs ...int) {
+		t := 0
+		for _, x := range xs {
+			t += x
+		}
+		res <- t
+		done <- true
+	}
+	xs := []int{10, 20}
+	go sum(done, xs...)
+	<-done
+	go sum(done, 3, 4)
+	<-done
+	mk := func(k int) func(chan bool) { return func(d chan bool) { res <- k; d <- true } }
+	go mk(9)(done)
+	<-done
+	type flag bool
+	check := func(f flag, done chan bool) { res <- map[flag]int{true: 100, false: 200}[f]; done <- true }
+	a, b := 1, 1
+	go check(a == b, done) // an untyped comparison taking the parameter's type: left alone
+	<-done
+	close(res)
+	var got []int
+	for v := range res {
+		got = append(got, v)
+	}
+	return fmt.Sprint(got, r.(*counter).n)
+}
+
+// TupleHeaders assigns tuples in if, switch and for headers.
+func TupleHeaders(n int) string {
+	out := 0
+	if q, rem := n/3, n%3; rem == 0 {
+		out += q
+	} else if p, err := split2(n); err == nil {
+		out += p
+	}
+	switch a, b := split2(n); {
+	case b != nil:
+		out = -1
+	default:
+		out += a
+	}
+	for i, j := 0, n; i < j; i, j = i+1, j-1 {
+		out += j - i
+	}
+	x, y := 1, 2
+	for x, y = y, x; x < 5; x, y = x+y, x { // a swap: only y's write is recorded
+		out++
+	}
+	return fmt.Sprint(out, x, y)
+}
+
+func split2(n int) (int, error) {
+	if n < 0 {
+		return 0, errors.New("negative")
+	}
+	return n * 10, nil
+}
