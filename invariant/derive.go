@@ -43,6 +43,10 @@ func derive(name string, v trace.Value, add func(name string, c cell)) {
 	for i, e := range v.Elems {
 		derive(name+"["+strconv.Itoa(i)+"]", e, add)
 	}
+	if n := len(v.Elems); n > 1 && uint64(n) == v.Uint && v.Tag == trace.ValRef {
+		// The last element, when the trace kept them all.
+		derive(name+"[len("+name+")-1]", v.Elems[n-1], add)
+	}
 }
 
 // fields derives the fields of the struct v, under name.f.

@@ -97,6 +97,13 @@ func isPath(n ast.Expr) bool {
 	case *ast.StarExpr:
 		return isPath(n.X)
 	case *ast.IndexExpr:
+		if last, ok := n.Index.(*ast.BinaryExpr); ok {
+			// s[len(s)-1]
+			call, ok := last.X.(*ast.CallExpr)
+			one, ok2 := last.Y.(*ast.BasicLit)
+			return ok && ok2 && last.Op == token.SUB && one.Value == "1" && callName(call.Fun) == "len" &&
+				len(call.Args) == 1 && isPath(call.Args[0]) && pathName(call.Args[0]) == pathName(n.X)
+		}
 		lit, ok := n.Index.(*ast.BasicLit)
 		return ok && lit.Kind == token.INT && isPath(n.X)
 	case *ast.CallExpr:

@@ -160,6 +160,7 @@ type variable struct {
 	name    string // as invariants write it
 	base    int    // the variable it is derived from (itself when not derived)
 	length  bool   // len(base)
+	part    bool   // a part of a parameter or result (p.name, s[0]), or len of one
 	result  bool   // a result, or derived from one
 	str     bool   // length: of a string
 	num     bool   // every sample is a number
@@ -218,7 +219,8 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 			put(name, true, c)
 		}
 	}
-	// The parameters and results themselves come first, in order.
+	// The parameters and results themselves come first, in order; the
+	// variables made after them are parts.
 	for _, p := range f.Params {
 		entry(p, cell{})
 	}
@@ -227,6 +229,7 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 			result(r, cell{})
 		}
 	}
+	wholes := len(m.vars)
 	row = nil
 	for _, c := range calls {
 		if (post && !c.Returned) || c.Panicked {
@@ -257,6 +260,9 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 			m.samples[r] = append(m.samples[r], cell{})
 		}
 	}
+	for i := wholes; i < len(m.vars); i++ {
+		m.vars[i].part = true
+	}
 	nb := len(m.vars)
 	// Derived: len(x) when every sample of x has a length.
 	for i := 0; i < nb; i++ {
@@ -271,7 +277,7 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 			continue
 		}
 		j := len(m.vars)
-		m.vars = append(m.vars, variable{name: "len(" + m.vars[i].name + ")", base: i, length: true, result: m.vars[i].result, str: str})
+		m.vars = append(m.vars, variable{name: "len(" + m.vars[i].name + ")", base: i, length: true, part: m.vars[i].part, result: m.vars[i].result, str: str})
 		for r, row := range m.samples {
 			n, has := row[i].length()
 			c := intCell(int64(n))
@@ -323,7 +329,7 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 			v.nilable = v.nilable && c.nilable()
 		}
 		if present == 0 {
-			*v = variable{name: v.name, base: v.base, length: v.length, result: v.result, str: v.str}
+			*v = variable{name: v.name, base: v.base, length: v.length, part: v.part, result: v.result, str: v.str}
 		}
 	}
 	return m

@@ -178,7 +178,7 @@ func (m *miner) candidates() []*fact {
 	for a := 0; a < len(nums); a++ {
 		for b := a + 1; b < len(nums); b++ {
 			x, y := nums[a], nums[b]
-			if vs[x].length && vs[y].length && vs[x].base == vs[y].base {
+			if vs[x].length && vs[y].length && vs[x].base == vs[y].base || !comparable(vs[x], vs[y]) {
 				continue
 			}
 			for _, o := range []op{opEq, opLT, opLE, opGT, opGE, opNE} {
@@ -206,6 +206,9 @@ func (m *miner) candidates() []*fact {
 			for b := a + 1; b < len(nums); b++ {
 				for c := b + 1; c < len(nums); c++ {
 					x, y, z := nums[a], nums[b], nums[c]
+					if !comparable(vs[x], vs[y]) || !comparable(vs[x], vs[z]) || !comparable(vs[y], vs[z]) {
+						continue
+					}
 					// z, the last (a result when there is one), is
 					// computed from the other two.
 					out = append(out, m.newFact(opAdd, z, x, y), m.newFact(opMul, z, x, y),
@@ -219,6 +222,35 @@ func (m *miner) candidates() []*fact {
 		out = append(out, m.instantiate(p)...)
 	}
 	return out
+}
+
+// comparable reports whether two numeric variables are worth relating,
+// a crude form of Daikon's comparability: a length is compared with
+// lengths and with whole parameters and results (i < len(s), result ==
+// len(s)), not with the numbers inside other values (s.items[3] >
+// len(s.name) holds by accident of the data).
+func comparable(x, y variable) bool {
+	if lastOf(x, y) || lastOf(y, x) {
+		return false
+	}
+	if x.length == y.length {
+		return true
+	}
+	if x.length {
+		x, y = y, x
+	}
+	return !x.part
+}
+
+// lastOf reports whether x is s[len(s)-1] and y an element s[i] of the
+// same slice: both have values only when len(s) == i+1, where they are
+// the same element.
+func lastOf(x, y variable) bool {
+	i := strings.LastIndex(x.name, "[len(")
+	if i < 0 || !strings.HasSuffix(x.name, ")-1]") {
+		return false
+	}
+	return strings.HasPrefix(y.name, x.name[:i]+"[") && !strings.Contains(y.name[i:], ".")
 }
 
 // metavars returns the metavariables of a user property: its upper-case
