@@ -60,7 +60,9 @@
 //	| stream records, each: uv test | uv goroutine | uv site |    |
 //	|                  then per tag:                               |
 //	|  'E' func entry: uv call site + 1 (0: not known) | values    |
-//	|  'X' func exit:  values                                      |
+//	|  'X' func exit:  values (the results; then, when the record   |
+//	|                  has as many values as the function's results |
+//	|                  and parameters, the parameters' final values)|
 //	|  'K' step:       (nothing more: a statement starts)          |
 //	|  'D' decision:   (nothing more: site is the outcome taken)   |
 //	|  'R' read:       value | loc                                 |
