@@ -211,7 +211,7 @@ func (p *process) event(e trace.Event) {
 		g.stack = g.stack[:i]
 		if fr.f != nil {
 			call := &fr.f.Calls[fr.call]
-			if g.panicking {
+			if g.panicking || e.Panicking {
 				call.Panicked = true
 				p.c.panicked++
 			} else {

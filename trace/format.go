@@ -63,6 +63,8 @@
 //	|  'X' func exit:  values (the results; then, when the record   |
 //	|                  has as many values as the function's results |
 //	|                  and parameters, the parameters' final values)|
+//	|  'J' func exit while panicking (the function did not return; |
+//	|                  format 4): values as 'X'                    |
 //	|  'K' step:       (nothing more: a statement starts)          |
 //	|  'D' decision:   (nothing more: site is the outcome taken)   |
 //	|  'R' read:       value | loc                                 |
@@ -208,6 +210,7 @@ const (
 	TagFields    = 'F'
 	TagEnter     = 'E'
 	TagExit      = 'X'
+	TagExitPanic = 'J' // read as TagExit with Event.Panicking set
 	TagRead      = 'R'
 	TagWrite     = 'W'
 	TagCall      = 'C'

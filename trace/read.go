@@ -383,7 +383,7 @@ func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 				names = append(names, d.str())
 			}
 			types.fields[id] = names
-		case TagEnter, TagExit, TagRead, TagWrite, TagCall, TagReturn, TagPanic, TagRecover, TagGo, TagStarted, TagSend, TagRecv,
+		case TagEnter, TagExit, TagExitPanic, TagRead, TagWrite, TagCall, TagReturn, TagPanic, TagRecover, TagGo, TagStarted, TagSend, TagRecv,
 			TagStep, TagDecision, TagStepShort, TagDecisionShort:
 			var e Event
 			switch tag {
@@ -391,6 +391,8 @@ func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 				e = Event{Tag: TagStep, Test: lastTest, Goroutine: lastG, Site: int(d.uv()), From: -1}
 			case TagDecisionShort:
 				e = Event{Tag: TagDecision, Test: lastTest, Goroutine: lastG, Site: int(d.uv()), From: -1}
+			case TagExitPanic:
+				e = Event{Tag: TagExit, Panicking: true, Test: int(d.uv()), Goroutine: int(d.uv()), Site: int(d.uv()), From: -1}
 			default:
 				e = Event{Tag: tag, Test: int(d.uv()), Goroutine: int(d.uv()), Site: int(d.uv()), From: -1}
 			}
@@ -402,7 +404,7 @@ func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 			case TagEnter:
 				e.From = int(d.uv()) - 1
 				e.Values = d.values(types)
-			case TagExit, TagReturn:
+			case TagExit, TagExitPanic, TagReturn:
 				e.Values = d.values(types)
 			case TagRead, TagWrite:
 				e.Values = []Value{d.value(types)}

@@ -134,3 +134,52 @@ func TestParseEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestReadDeepValues decodes format 4's values with parts, the field
+// names of struct types and exits by panic, and refuses values nested
+// past any the runtime writes.
+func TestReadDeepValues(t *testing.T) {
+	head := EventsMagic + "\x04\x01p\x07\x0a\x00"
+	types := "Y\x01\x04*m.T" + "Y\x02\x03m.T" + "F\x02\x02\x01a\x01b" + "Y\x03\x05[]int" + "Y\x04\x13*errors.errorString"
+	// enter site 4: &m.T{a: 1, b: []int{2, 3, ...}(len 9)}, an error.
+	ptr := "\x0a\x01" + "\x0d\x02\x02" + "\x04\x02" + "\x0b\x03\x09\x02\x04\x04\x04\x06"
+	err := "\x0e\x04\x04boom" + "\x08\x04\x00"
+	enter := "E\x01\x01\x04\x00\x02" + ptr + err
+	exit := "J\x01\x01\x04\x00"
+	tests := []struct {
+		reason string
+		data   string
+		want   []string // the entry's values in full, then the exit's tag and panicking
+		err    string
+	}{
+		{"pointer to struct, slice, error", head + types + enter + exit + "Z\x00",
+			[]string{"&m.T{a: 1, b: []int{2, 3, ...}(len 9)}", `error("boom")`, "exit panicking"}, ""},
+		{"nested too deep", head + "E\x01\x01\x04\x00\x01" + strings.Repeat("\x0a\x00", 20) + "\x01Z\x00", nil, "nested"},
+		{"too many parts", head + "E\x01\x01\x04\x00\x01\x0b\x00\x00\xff\xff\x03Z\x00", nil, "parts"},
+	}
+	for _, tt := range tests {
+		p, err := ReadEvents(strings.NewReader(tt.data), nil)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: error %v, want one saying %q", tt.reason, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		var got []string
+		for _, v := range p.Events[0].Values {
+			got = append(got, v.Full())
+		}
+		if x := p.Events[1]; x.Exit() && x.Panicking {
+			got = append(got, "exit panicking")
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tt.reason, got, tt.want)
+		}
+		if v := p.Events[0].Values[0]; v.Tag != ValRef || v.Type != "*m.T" || v.String() != "*m.T(len 0)" {
+			t.Errorf("%s: a deep pointer reads as %+v, not as format 3's reference", tt.reason, v)
+		}
+	}
+}

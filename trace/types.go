@@ -330,6 +330,7 @@ type Event struct {
 	Goroutine int
 	Site      int
 	From      int    // TagEnter: the call site that made the call, -1 when not known
+	Panicking bool   // TagExit: the function was left by a panic, not a return (a 'J' record)
 	Ref       uint64 // TagGo, TagStarted: the spawn number; TagSend, TagRecv: the channel
 	Values    []Value
 	Loc       Loc // TagRead, TagWrite: the storage read or written, when recorded
