@@ -1166,6 +1166,11 @@ func (b *builder) end(fr *frame) []int {
 				b.g.Failure = []int{id}
 				b.checks[id] = true
 			}
+			if dst := copyDest(s.X); dst != nil {
+				// copy(dst, src) writes dst's elements: a later read of
+				// dst sees them, with what it saw before.
+				b.define(fr, f.key(dst), id, false)
+			}
 		case *ast.SendStmt:
 			def("<send>", u.pos, all())
 		case *ast.GoStmt:
@@ -1305,6 +1310,24 @@ func exprName(f *file, e ast.Expr) string {
 		return "<" + callName(f, c) + ">"
 	}
 	return "<expr>"
+}
+
+// copyDest returns the variable a call of the builtin copy writes into
+// (dst of copy(dst, src), copy(dst[i:], src), copy(p.buf, src)), nil
+// when e is no such call.
+func copyDest(e ast.Expr) *ast.Ident {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 2 {
+		return nil
+	}
+	if fn, ok := c.Fun.(*ast.Ident); !ok || fn.Name != "copy" || fn.Obj != nil {
+		return nil
+	}
+	dst := ast.Unparen(c.Args[0])
+	if sl, ok := dst.(*ast.SliceExpr); ok {
+		dst = sl.X
+	}
+	return rootIdent(dst)
 }
 
 func callName(f *file, c *ast.CallExpr) string {

@@ -24,6 +24,7 @@ func TestLogical(t *testing.T) {
 		{"TestGuarded", "Guarded", "ok and the parameters of above, called in the right operand, are control dependent on p != nil"},
 		{"TestNested", "Nested", "c > 0 runs because b > 0 held, which runs because a > 0 did not: <&&> <- <||>; the condition depends on both"},
 		{"TestEither", "Either", "a > 0 held: b > 0 did not run, so there is no <||> node and b is not read"},
+		{"TestCopy", "Copy", "the builtin copy defines dst from src: the element read after it depends on a"},
 	}
 	var got bytes.Buffer
 	for _, tc := range cases {

@@ -34,6 +34,7 @@ The test: -test NAME ("TestX" or "TestX/sub"), by default the first
 failing test. The criterion, by default the test's failure point (the
 t.Error/t.Fatal call it made, or the panic, with what they read):
   -at FILE:LINE[:COL]   what the statements at that line defined
+  -at FILE:LINE:VAR     the variable (or pseudo-variable) VAR defined there
   -var NAME@FILE:LINE   the variable (or pseudo-variable, "<test>") defined there
   -return FUNC          the return values of FUNC ("Middle", "T.M")
 
@@ -64,7 +65,7 @@ func runSlice(e *env, args []string) int {
 	traceDir := fs.String("trace", "", "slice the existing trace in `DIR` instead of running the tests")
 	testName := fs.String("test", "", "the test whose run to slice (`NAME`, TestX or TestX/sub); default: the first failing test")
 	run := fs.String("run", "", "run only the tests matching `REGEXP` (go test -run)")
-	at := fs.String("at", "", "criterion: what the statements at `FILE:LINE[:COL]` defined")
+	at := fs.String("at", "", "criterion: what the statements at `FILE:LINE[:COL]` defined, or the variable at FILE:LINE:VAR")
 	varAt := fs.String("var", "", "criterion: the variable defined at `NAME@FILE:LINE`")
 	ret := fs.String("return", "", "criterion: the return values of function `FUNC`")
 	forward := fs.Bool("forward", false, "slice forward: what the criterion influenced")
@@ -341,6 +342,14 @@ func parseCriterion(at, varAt, ret string) (criterion, error) {
 		return c, nil
 	}
 	parts := strings.Split(at, ":")
+	if n := len(parts); c.name == "" && n >= 3 {
+		// -at FILE:LINE:VAR names the variable at the line.
+		if _, err := strconv.Atoi(parts[n-1]); err != nil {
+			if _, err := strconv.Atoi(parts[n-2]); err == nil {
+				c.name, parts = parts[n-1], parts[:n-1]
+			}
+		}
+	}
 	nums := []int{}
 	for len(parts) > 1 {
 		v, err := strconv.Atoi(parts[len(parts)-1])
@@ -351,7 +360,7 @@ func parseCriterion(at, varAt, ret string) (criterion, error) {
 		parts = parts[:len(parts)-1]
 	}
 	if len(nums) == 0 || len(nums) > 2 {
-		return c, fmt.Errorf("criterion %q: want FILE:LINE[:COL]", at)
+		return c, fmt.Errorf("criterion %q: want FILE:LINE[:COL] or FILE:LINE:VAR", at)
 	}
 	c.file, c.line, c.set = strings.Join(parts, ":"), nums[0], true
 	if len(nums) == 2 {

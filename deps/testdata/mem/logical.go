@@ -21,3 +21,12 @@ func Nested(a, b, c int) bool {
 	}
 	return false
 }
+
+// Copy returns the first element copied from a: the builtin copy writes
+// dst from src.
+func Copy(a int) int {
+	src := []int{a, 2}
+	dst := make([]int, 2)
+	copy(dst, src)
+	return dst[0]
+}

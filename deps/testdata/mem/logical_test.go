@@ -13,3 +13,9 @@ func TestNested(t *testing.T) {
 		t.Error("b and c hold")
 	}
 }
+
+func TestCopy(t *testing.T) {
+	if Copy(7) != 7 {
+		t.Error("copy")
+	}
+}
