@@ -58,7 +58,7 @@ func (b *builder) scope(fr *frame, root string) string {
 // elemName names the element an index expression denotes when its index
 // is known: a constant, or a variable whose read the trace recorded.
 func (b *builder) elemName(f *file, x *ast.IndexExpr, in *instance) (string, string, bool) {
-	root, ok := ast.Unparen(x.X).(*ast.Ident)
+	coll, ok := collName(x.X)
 	if !ok {
 		return "", "", false
 	}
@@ -78,7 +78,22 @@ func (b *builder) elemName(f *file, x *ast.IndexExpr, in *instance) (string, str
 	default:
 		return "", "", false
 	}
-	return root.Name + "[" + idx + "]", root.Name, true
+	return coll + "[" + idx + "]", coll, true
+}
+
+// collName names the collection an index expression reads: a variable
+// ("xs"), or a variable of another package ("os.Args": an identifier the
+// parser did not resolve, qualified by one).
+func collName(x ast.Expr) (string, bool) {
+	switch c := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		return c.Name, true
+	case *ast.SelectorExpr:
+		if pkg, ok := c.X.(*ast.Ident); ok && pkg.Obj == nil {
+			return pkg.Name + "." + c.Sel.Name, true
+		}
+	}
+	return "", false
 }
 
 // typeNames are identifiers that, called, convert rather than call.
@@ -205,8 +220,39 @@ func (b *builder) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in 
 			}
 			add(id)
 			return false
+		case *ast.CompositeLit:
+			label, ok := compositeName(f, m)
+			if !ok {
+				return true
+			}
+			var from []int
+			for _, e := range m.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if _, field := kv.Key.(*ast.Ident); !field {
+						b.callNodes(fr, kv.Key, nil, nil, in, returned, defsOf, claim, claimed, isAssigned, func(id int) { from = append(from, id) })
+						from = append(from, defsOf(kv.Key, nil)...)
+					}
+					e = kv.Value
+				}
+				b.callNodes(fr, e, nil, nil, in, returned, defsOf, claim, claimed, isAssigned, func(id int) { from = append(from, id) })
+				from = append(from, defsOf(e, nil)...)
+			}
+			claim(m)
+			id := b.fresh(label, f, m.Pos(), fr.fn)
+			b.g.Nodes[id].Count++
+			for _, s := range from {
+				b.edge(s, id, Data)
+			}
+			add(id)
+			return false
 		case *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
 			if ids := b.memRead(m.(ast.Expr), isAssigned, in); ids != nil {
+				if named, ok := b.namedElem(fr, m.(ast.Expr), in); ok && wholeVar(b.g, ids, m.(ast.Expr)) {
+					// The storage of a variable's first element or field
+					// is the variable's: the element a composite literal
+					// defined is the one read.
+					ids = []int{named}
+				}
 				for _, id := range ids {
 					add(id)
 				}
@@ -382,8 +428,12 @@ func (b *builder) elemDef(f *file, l ast.Expr, in *instance) (name, coll string,
 	return "", "", false
 }
 
-// appendsTo reports whether rhs is "append(l, ...)" for an identifier l.
+// appendsTo reports whether rhs defines elements of an identifier l:
+// "append(l, ...)", or a composite literal (appended defines them).
 func appendsTo(l, rhs ast.Expr) bool {
+	if _, isIdent := ast.Unparen(l).(*ast.Ident); isIdent && compositeOf(rhs) != nil {
+		return true
+	}
 	c, isCall := ast.Unparen(rhs).(*ast.CallExpr)
 	id, isIdent := ast.Unparen(l).(*ast.Ident)
 	if !isCall || !isIdent || c.Ellipsis.IsValid() || len(c.Args) < 2 {
@@ -397,7 +447,13 @@ func appendsTo(l, rhs ast.Expr) bool {
 // appended returns, for "v = append(v, a, b)" with the new length known
 // from the write, the element nodes it defines ("v[3]", "v[4]"), each
 // depending on its argument, and the rest of what the call reads.
+//
+// For "v := T{a, b}" (or &T{...}) it defines instead the elements and
+// fields the literal names (composite).
 func (b *builder) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs ast.Expr, def func(string, token.Pos, []int) int) (from []int, elems map[string]int, ok bool) {
+	if lit := compositeOf(rhs); lit != nil {
+		return b.composite(fr, in, lhs, lit, def)
+	}
 	c, isCall := ast.Unparen(rhs).(*ast.CallExpr)
 	id, isIdent := ast.Unparen(lhs).(*ast.Ident)
 	if !isCall || !isIdent || c.Ellipsis.IsValid() || len(c.Args) < 2 {
@@ -432,4 +488,230 @@ func (b *builder) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs a
 		from = append(from, e)
 	}
 	return from, elems, true
+}
+
+// compositeOf returns the composite literal e is, or takes the address
+// of; nil when it is neither.
+func compositeOf(e ast.Expr) *ast.CompositeLit {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	lit, _ := e.(*ast.CompositeLit)
+	return lit
+}
+
+// composite defines, for "v := T{...}", an element or field node per part
+// of the literal it can name: "v[0]", "v[2]" (in order or by a constant
+// key) for arrays and slices, v["k"] for maps with constant keys, "v.X"
+// for struct fields, keyed or in the order of a struct type declared in
+// the same file. Each depends on what its part reads; v on them and on
+// the parts it cannot name. The literal's old elements are gone.
+func (b *builder) composite(fr *frame, in *instance, lhs ast.Expr, lit *ast.CompositeLit, def func(string, token.Pos, []int) int) (from []int, elems map[string]int, ok bool) {
+	v, isIdent := ast.Unparen(lhs).(*ast.Ident)
+	if !isIdent {
+		return nil, nil, false
+	}
+	typ := underlying(lit.Type)
+	elems = map[string]int{}
+	next := 0
+	for i, e := range lit.Elts {
+		part := e
+		var name string
+		kv, keyed := e.(*ast.KeyValueExpr)
+		if keyed {
+			part = kv.Value
+		}
+		switch t := typ.(type) {
+		case *ast.ArrayType:
+			if keyed {
+				k, isLit := ast.Unparen(kv.Key).(*ast.BasicLit)
+				n, err := strconv.Atoi(litValue(k, isLit))
+				if err != nil {
+					next = -1 // a key that is not a constant: positions unknown
+					break
+				}
+				next = n
+			}
+			if next >= 0 {
+				name = fmt.Sprintf("%s[%d]", v.Name, next)
+				next++
+			}
+		case *ast.MapType:
+			if !keyed {
+				break
+			}
+			if k, isLit := ast.Unparen(kv.Key).(*ast.BasicLit); isLit {
+				name = v.Name + "[" + k.Value + "]"
+			}
+		case *ast.StructType:
+			if !keyed {
+				if fields := fieldNames(t); i < len(fields) {
+					name = v.Name + "." + fields[i]
+				}
+			} else if k, isID := kv.Key.(*ast.Ident); isID {
+				name = v.Name + "." + k.Name
+			}
+		}
+		if name == "" || name == v.Name+"._" {
+			from = append(from, b.versionedReads(fr, e, nil, in)...)
+			continue
+		}
+		id := def(name, part.Pos(), b.versionedReads(fr, part, nil, in))
+		b.g.Nodes[id].Elem = v.Name
+		elems[name] = id
+		from = append(from, id)
+	}
+	if len(elems) == 0 {
+		return nil, nil, false
+	}
+	return from, elems, true
+}
+
+// litValue is a literal's text, "" for none.
+func litValue(l *ast.BasicLit, ok bool) string {
+	if !ok || l.Kind != token.INT {
+		return ""
+	}
+	return l.Value
+}
+
+// underlying returns the type expression a composite literal's type
+// stands for: the literal's own (an array, slice, map or struct type),
+// or the declaration of a type name declared in the same file.
+func underlying(t ast.Expr) ast.Expr {
+	for i := 0; i < 8; i++ {
+		id, ok := ast.Unparen(t).(*ast.Ident)
+		if !ok {
+			return t
+		}
+		if id.Obj == nil || id.Obj.Kind != ast.Typ {
+			return nil
+		}
+		ts, ok := id.Obj.Decl.(*ast.TypeSpec)
+		if !ok {
+			return nil
+		}
+		t = ts.Type
+	}
+	return nil
+}
+
+// fieldNames lists a struct type's fields in order, embedded ones by
+// their type's name.
+func fieldNames(t *ast.StructType) []string {
+	var out []string
+	for _, fl := range t.Fields.List {
+		if len(fl.Names) == 0 {
+			typ := fl.Type
+			if st, ok := typ.(*ast.StarExpr); ok {
+				typ = st.X
+			}
+			switch x := typ.(type) {
+			case *ast.Ident:
+				out = append(out, x.Name)
+			case *ast.SelectorExpr:
+				out = append(out, x.Sel.Name)
+			default:
+				out = append(out, "_")
+			}
+			continue
+		}
+		for _, n := range fl.Names {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// compositeName names a composite literal by its parts when each is a
+// name (a variable, a field or a package's variable): "[x, y, z]" for
+// arrays and slices, "Point{x, y}", "{"a": x}" for maps; false when a
+// part is not a name or the name is long.
+func compositeName(f *file, lit *ast.CompositeLit) (string, bool) {
+	if len(lit.Elts) == 0 {
+		return "", false
+	}
+	var parts []string
+	for _, e := range lit.Elts {
+		val := e
+		prefix := ""
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			val = kv.Value
+			prefix = f.text(kv.Key) + ": "
+		}
+		if !isName(val) {
+			return "", false
+		}
+		parts = append(parts, prefix+f.text(val))
+	}
+	body := strings.Join(parts, ", ")
+	var label string
+	switch lit.Type.(type) {
+	case *ast.ArrayType:
+		label = "[" + body + "]"
+	case *ast.MapType, nil:
+		label = "{" + body + "}"
+	default:
+		label = f.text(lit.Type) + "{" + body + "}"
+	}
+	if len(label) > 60 || strings.ContainsAny(label, "\n\t") {
+		return "", false
+	}
+	return label, true
+}
+
+// isName reports whether e is a variable, field or package variable:
+// an identifier or a selector of one.
+func isName(e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return x.Name != "_" && x.Name != "nil" && x.Name != "true" && x.Name != "false"
+	case *ast.SelectorExpr:
+		return isName(x.X)
+	}
+	return false
+}
+
+// namedElem returns the element or field definition a composite literal
+// (or a write by name) left for the element or field read e names.
+func (b *builder) namedElem(fr *frame, e ast.Expr, in *instance) (int, bool) {
+	f := fr.fn.file
+	var name string
+	switch x := e.(type) {
+	case *ast.SelectorExpr:
+		if _, ok := ast.Unparen(x.X).(*ast.Ident); !ok {
+			return 0, false
+		}
+		name = f.text(x)
+	case *ast.IndexExpr:
+		n, _, ok := b.elemName(f, x, in)
+		if !ok {
+			return 0, false
+		}
+		name = n
+	default:
+		return 0, false
+	}
+	root := rootIdent(e)
+	if root == nil {
+		return 0, false
+	}
+	id, ok := b.ver.elems[b.scope(fr, f.key(root))][name]
+	return id, ok
+}
+
+// wholeVar reports whether the definitions ids a read e found by its
+// storage are all of e's root variable as a whole.
+func wholeVar(g *Graph, ids []int, e ast.Expr) bool {
+	root := rootIdent(e)
+	if root == nil {
+		return false
+	}
+	for _, id := range ids {
+		if n := g.Nodes[id]; n.Elem != "" || n.Var != root.Name {
+			return false
+		}
+	}
+	return true
 }

@@ -48,14 +48,15 @@ type Kind string
 
 // Node kinds.
 const (
-	KindVar      Kind = "var"      // a version of a variable
-	KindElem     Kind = "elem"     // an element or field: "xs[3]", "p.name"
-	KindInput    Kind = "input"    // an element read that no instrumented code wrote: an input
-	KindConst    Kind = "const"    // an unnamed constant, a leaf
-	KindCall     Kind = "call"     // a call into code that is not instrumented: "len(xs)"
-	KindDecision Kind = "decision" // a condition, switch tag or range step
-	KindReturn   Kind = "return"   // a function's return value
-	KindEffect   Kind = "effect"   // a call statement: what it printed, reported or sent
+	KindVar       Kind = "var"       // a version of a variable
+	KindElem      Kind = "elem"      // an element or field: "xs[3]", "p.name"
+	KindInput     Kind = "input"     // an element read that no instrumented code wrote: an input
+	KindConst     Kind = "const"     // an unnamed constant, a leaf
+	KindCall      Kind = "call"      // a call into code that is not instrumented: "len(xs)"
+	KindComposite Kind = "composite" // a composite literal named by its parts: "[x, y]", "Point{x, y}"
+	KindDecision  Kind = "decision"  // a condition, switch tag or range step
+	KindReturn    Kind = "return"    // a function's return value
+	KindEffect    Kind = "effect"    // a call statement: what it printed, reported or sent
 )
 
 // Node is one value of the run (or, folded, the values one site made).
@@ -118,14 +119,15 @@ func Build(tr *trace.Trace, opt Options) (*Graph, error) {
 // FromRun draws the data-flow graph of the outputs of an execution-level
 // dependence graph (built with deps.Options.Versions).
 func FromRun(r *deps.Run, opt Options) (*Graph, error) {
-	outs, err := outputs(r, opt)
+	st := newStreams(r.Graph)
+	outs, err := outputs(r, opt, st)
 	if err != nil {
 		return nil, err
 	}
 	g := &Graph{Package: r.Package, Test: r.Test, Outcome: r.Outcome, Notes: r.Notes}
 	for _, o := range outs {
 		n := r.Nodes[o]
-		g.Outputs = append(g.Outputs, Output{Node: o, Value: name(n), Values: n.Values, DependsOn: dependsOn(r.Graph, o)})
+		g.Outputs = append(g.Outputs, Output{Node: o, Value: st.name(n), Values: n.Values, DependsOn: st.dependsOn(o)})
 	}
 	// The graph: everything the outputs depend on.
 	keep := r.Backward(outs...).Nodes
@@ -149,7 +151,7 @@ func FromRun(r *deps.Run, opt Options) (*Graph, error) {
 		}
 	}
 	if opt.Focus != "" {
-		keep, edges, err = focus(r.Graph, keep, edges, outs, opt.Focus)
+		keep, edges, err = st.focus(keep, edges, outs, opt.Focus)
 		if err != nil {
 			return nil, err
 		}
@@ -164,8 +166,11 @@ func FromRun(r *deps.Run, opt Options) (*Graph, error) {
 	nodes := map[int]*Node{}
 	for id := range keep {
 		n := r.Nodes[id]
-		nodes[id] = &Node{ID: id, Name: name(n), Var: n.Var, Kind: kind(n), Version: n.Version, File: n.File, Line: n.Line, Col: n.Col,
+		nodes[id] = &Node{ID: id, Name: st.name(n), Var: n.Var, Kind: st.kind(n), Version: n.Version, File: n.File, Line: n.Line, Col: n.Col,
 			Func: n.Func, Values: n.Values, Count: 1, Output: isOut[id]}
+		if vals, ok := st.values[id]; ok && len(n.Values) == 0 {
+			nodes[id].Values = vals
+		}
 	}
 	if !opt.Unfold {
 		nodes, edges, g.Outputs = fold(nodes, edges, g.Outputs)
@@ -198,10 +203,34 @@ func less(a, b *Node) bool {
 // variables and pseudo-variables as "x@1", elements, constants and calls
 // by what they are.
 func name(n *deps.Node) string {
-	if n.Const || n.Input || n.Elem != "" && strings.Contains(n.Var, "[") {
+	if n.Const || n.Input || n.Elem != "" && strings.Contains(n.Var, "[") || composite(n) {
 		return n.Var
 	}
 	return n.Var + "@" + strconv.Itoa(n.Version)
+}
+
+// name is how a node is shown, inputs from the standard streams by
+// what they read ("stdin line 3").
+func (s *streams) name(n *deps.Node) string {
+	if in := s.inputs[n.ID]; in != "" {
+		return in
+	}
+	return name(n)
+}
+
+// kind is what a node stands for, inputs from the program's environment
+// being inputs.
+func (s *streams) kind(n *deps.Node) Kind {
+	if _, ok := s.inputs[n.ID]; ok {
+		return KindInput
+	}
+	return kind(n)
+}
+
+// composite reports whether n is a composite literal named by its parts:
+// "[x, y, z]", "Point{x, y}".
+func composite(n *deps.Node) bool {
+	return n.Elem == "" && !n.Call && !n.Const && (strings.HasPrefix(n.Var, "[") || strings.HasSuffix(n.Var, "}"))
 }
 
 func kind(n *deps.Node) Kind {
@@ -214,6 +243,8 @@ func kind(n *deps.Node) Kind {
 		return KindCall
 	case n.Elem != "":
 		return KindElem
+	case composite(n):
+		return KindComposite
 	case n.Var == "<test>" || n.Var == "<switch>":
 		return KindDecision
 	case strings.HasSuffix(n.Var, "() return value>"):
@@ -225,11 +256,12 @@ func kind(n *deps.Node) Kind {
 }
 
 // printers are the calls whose arguments a program writes to standard
-// output.
+// output (fmt.Fprint* to any writer); writes of writers over standard
+// output are found by streams.isOutput.
 var printers = []string{"<fmt.Print", "<fmt.Fprint", "<print(", "<println(", "<os.Stdout.Write", "<log.Print"}
 
 // outputs returns the nodes the graph is drawn for.
-func outputs(r *deps.Run, opt Options) ([]int, error) {
+func outputs(r *deps.Run, opt Options, st *streams) ([]int, error) {
 	switch {
 	case opt.Return != "":
 		ids := r.Returns(opt.Return)
@@ -274,6 +306,9 @@ func outputs(r *deps.Run, opt Options) ([]int, error) {
 				outs = append(outs, n.ID)
 				break
 			}
+		}
+		if (len(outs) == 0 || outs[len(outs)-1] != n.ID) && st.isOutput(n) {
+			outs = append(outs, n.ID)
 		}
 	}
 	if len(outs) > 0 {
@@ -331,8 +366,11 @@ func elements(g *deps.Graph, ret int) []int {
 
 // dependsOn lists the inputs and constants id depends on: the constants,
 // the elements read that no instrumented code wrote (not their whole
-// collections) and the values nothing in the run defined.
-func dependsOn(g *deps.Graph, id int) []string {
+// collections), the inputs from the program's environment (the lines read
+// from standard input, its arguments) and the values nothing in the run
+// defined.
+func (s *streams) dependsOn(id int) []string {
+	g := s.g
 	seen := map[int]bool{id: true}
 	names := map[string]bool{}
 	work := []int{id}
@@ -341,8 +379,9 @@ func dependsOn(g *deps.Graph, id int) []string {
 		work = work[:len(work)-1]
 		in := g.In(n)
 		node := g.Nodes[n]
-		if n != id && (node.Const || node.Input || len(in) == 0) {
-			names[name(node)] = true
+		_, env := s.inputs[n]
+		if n != id && (node.Const || node.Input || env || len(in) == 0) {
+			names[s.name(node)] = true
 			continue
 		}
 		for _, e := range in {
@@ -409,11 +448,11 @@ func foldDecisions(g *deps.Graph, keep map[int]bool, edges []Edge) (map[int]bool
 }
 
 // focus keeps the nodes on paths from the nodes named to the outputs.
-func focus(g *deps.Graph, keep map[int]bool, edges []Edge, outs []int, nm string) (map[int]bool, []Edge, error) {
+func (s *streams) focus(keep map[int]bool, edges []Edge, outs []int, nm string) (map[int]bool, []Edge, error) {
 	var from []int
 	for id := range keep {
-		n := g.Nodes[id]
-		if n.Var == nm || name(n) == nm {
+		n := s.g.Nodes[id]
+		if n.Var == nm || s.name(n) == nm {
 			from = append(from, id)
 		}
 	}
@@ -564,6 +603,8 @@ func fold(nodes map[int]*Node, edges []Edge, outs []Output) (map[int]*Node, []Ed
 		first.Values = vals
 		if strings.Contains(first.Name, "@") {
 			first.Name = fmt.Sprintf("%s..%d", first.Name, lastV)
+		} else if last := ns[len(ns)-1].Name; numbered(first.Name) && numbered(last) {
+			first.Name += ".." + last[strings.LastIndexByte(last, ' ')+1:] // "stdin line 1..3"
 		}
 	}
 	m := func(id int) int {
@@ -577,4 +618,11 @@ func fold(nodes map[int]*Node, edges []Edge, outs []Output) (map[int]*Node, []Ed
 		out = append(out, Edge{m(e.From), m(e.To), e.Kind})
 	}
 	return nodes, out, outs
+}
+
+// numbered reports whether a name ends in a count: "stdin line 3".
+func numbered(name string) bool {
+	i := strings.LastIndexByte(name, ' ')
+	_, err := strconv.Atoi(name[i+1:])
+	return i > 0 && err == nil
 }

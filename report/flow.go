@@ -81,22 +81,21 @@ func FlowDOT(w io.Writer, g *flow.Graph, info SliceInfo) error {
 }
 
 func flowNodeAttrs(n *flow.Node, info SliceInfo) string {
-	label := n.Name
+	first := n.Name
 	if n.Kind == flow.KindDecision {
-		label = "?" + strings.TrimSuffix(strings.TrimPrefix(n.Name, "<test>"), "")
+		first = "?" + strings.TrimPrefix(n.Name, "<test>")
 	}
 	if n.Count > 1 {
-		label += fmt.Sprintf(" ×%d", n.Count)
+		first += fmt.Sprintf(" ×%d", n.Count)
 	}
+	lines := []string{first}
 	if n.Kind != flow.KindConst && len(n.Values) > 0 && n.Count == 1 {
-		label += "\\n= " + n.Values[0]
+		lines = append(lines, "= "+n.Values[0])
 	}
 	if n.Kind != flow.KindConst {
-		label += "\\n" + info.rel(n.File) + ":" + strconv.Itoa(n.Line)
+		lines = append(lines, info.rel(n.File)+":"+strconv.Itoa(n.Line))
 	}
-	q := strconv.Quote(label)
-	q = strings.ReplaceAll(q, `\\n`, `\n`)
-	attrs := []string{"label=" + q}
+	attrs := []string{"label=" + dotLines(lines)}
 	switch n.Kind {
 	case flow.KindConst:
 		attrs = append(attrs, "shape=plaintext")
@@ -106,6 +105,8 @@ func flowNodeAttrs(n *flow.Node, info SliceInfo) string {
 		attrs = append(attrs, "shape=box", "style=filled", "fillcolor=lightyellow")
 	case flow.KindCall:
 		attrs = append(attrs, "shape=box", "style=rounded")
+	case flow.KindComposite:
+		attrs = append(attrs, "shape=tab")
 	default:
 		attrs = append(attrs, "shape=ellipse")
 	}
@@ -191,4 +192,15 @@ func FlowJSONTo(w io.Writer, g *flow.Graph, info SliceInfo) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(NewFlowJSON(g, info))
+}
+
+// dotLines quotes lines as one DOT string, a line each: backslashes and
+// quotes inside them escaped, so that a value's "\n" stays two
+// characters.
+func dotLines(lines []string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	for i, l := range lines {
+		lines[i] = r.Replace(l)
+	}
+	return `"` + strings.Join(lines, `\n`) + `"`
 }

@@ -1,0 +1,294 @@
+package flow
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/culprit-go/culprit/deps"
+)
+
+// The program's standard streams as the engine sees them: calls into
+// code that is not instrumented, named by their source ("sc.Text()",
+// "bufio.NewScanner(os.Stdin)") and call statements ("<w.WriteString()>").
+// Package flow recognizes reads of standard input and writes to standard
+// output from those names, the graph's data edges and the source lines
+// the nodes stand at; the engine records no types.
+
+// readKinds name what one call reading standard input through a
+// bufio.Scanner or bufio.Reader returns, by method.
+var readKinds = map[string]string{
+	"Text": "line", "Bytes": "line",
+	"ReadString": "line", "ReadBytes": "line", "ReadLine": "line", "ReadSlice": "line",
+	"ReadRune": "rune", "ReadByte": "byte",
+}
+
+// writeMethods are the methods that write their argument to a writer.
+var writeMethods = map[string]bool{"Write": true, "WriteString": true, "WriteByte": true, "WriteRune": true}
+
+// writeFuncs are the functions whose first argument is the writer they
+// write to.
+var writeFuncs = map[string]bool{"io.Copy": true, "io.CopyN": true, "io.CopyBuffer": true, "io.WriteString": true}
+
+// streams classifies a run's nodes by the standard streams.
+type streams struct {
+	g   *deps.Graph
+	src *sources
+	// inputs maps the nodes that are inputs from the program's
+	// environment to their names: "stdin line 3" for the third line a
+	// scanner or reader over standard input returned, "stdin" for
+	// io.ReadAll(os.Stdin); "" keeps the node's own name
+	// ("bufio.NewScanner(os.Stdin)@0", "len(os.Args)@0").
+	inputs map[int]string
+	// values are the values of reads the trace did not record, taken
+	// from the variable each was copied into.
+	values map[int][]string
+}
+
+// newStreams finds the inputs read from standard input, the program's
+// arguments and environment.
+func newStreams(g *deps.Graph) *streams {
+	s := &streams{g: g, src: newSources(), inputs: map[int]string{}, values: map[int][]string{}}
+	split := map[string]bool{} // scanners whose Split was called: they return tokens
+	for _, n := range g.Nodes {
+		if recv, ok := strings.CutSuffix(n.Var, ".Split()>"); ok && strings.HasPrefix(recv, "<") {
+			split[recv[1:]] = true
+		}
+	}
+	type read struct {
+		id   int
+		kind string
+	}
+	var reads []read
+	for _, n := range g.Nodes {
+		if !n.Call {
+			continue
+		}
+		switch {
+		case n.Var == "io.ReadAll(os.Stdin)" || n.Var == "ioutil.ReadAll(os.Stdin)":
+			s.inputs[n.ID] = "stdin"
+			continue
+		case strings.Contains(n.Var, "os.Stdin") || strings.Contains(n.Var, "os.Args") ||
+			strings.HasPrefix(n.Var, "flag.Arg") || strings.HasPrefix(n.Var, "os.Getenv("):
+			s.inputs[n.ID] = ""
+			continue
+		}
+		recv, method, ok := methodCall(n.Var)
+		kind := readKinds[method]
+		if !ok || kind == "" || s.phantom(n.ID) || !s.reaches(n.ID, recv, "os.Stdin") {
+			continue
+		}
+		if kind == "line" && split[recv] && (method == "Text" || method == "Bytes") {
+			kind = "token"
+		}
+		reads = append(reads, read{n.ID, kind})
+	}
+	sort.Slice(reads, func(i, j int) bool { return g.Nodes[reads[i].id].Seq < g.Nodes[reads[j].id].Seq })
+	count := map[string]int{}
+	for _, r := range reads {
+		count[r.kind]++
+		s.inputs[r.id] = "stdin " + r.kind + " " + strconv.Itoa(count[r.kind])
+		if vals := s.copiedValues(r.id); len(vals) > 0 {
+			s.values[r.id] = vals
+		}
+	}
+	return s
+}
+
+// phantom reports whether a call node's results went nowhere and hold
+// no value: what the engine makes of a statement it placed twice (the
+// first statement of a "for {" loop's first iteration), not a read of
+// its own.
+func (s *streams) phantom(id int) bool {
+	out := s.g.Out(id)
+	for _, e := range out {
+		n := s.g.Nodes[e.To]
+		if e.Kind != deps.Data || n.Pseudo() || n.Call || len(n.Values) > 0 || len(s.g.Out(e.To)) > 0 {
+			return false
+		}
+	}
+	return len(out) > 0
+}
+
+// copiedValues returns the values of the variable a read was copied
+// into unchanged: its first data successor in the source (the first of
+// "line, err := r.ReadString('\n')"), when it depends on nothing else.
+func (s *streams) copiedValues(id int) []string {
+	var first *deps.Node
+	for _, e := range s.g.Out(id) {
+		n := s.g.Nodes[e.To]
+		if e.Kind == deps.Data && (first == nil || n.Line < first.Line || n.Line == first.Line && n.Col < first.Col) {
+			first = n
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	n := first
+	if n.Call || n.Pseudo() || n.Count > 1 {
+		return nil
+	}
+	for _, e := range s.g.In(n.ID) {
+		if e.Kind == deps.Data && e.From != id {
+			return nil
+		}
+	}
+	return n.Values
+}
+
+// isOutput reports whether the call statement node n writes to standard
+// output or error: a Write, WriteString, WriteByte or WriteRune method of
+// os.Stdout, os.Stderr or a writer made over them (bufio.NewWriter(os.Stdout)),
+// or io.Copy, io.WriteString and friends to one.
+func (s *streams) isOutput(n *deps.Node) bool {
+	callee, ok := strings.CutSuffix(strings.TrimPrefix(n.Var, "<"), "()>")
+	if !ok || !strings.HasPrefix(n.Var, "<") {
+		return false
+	}
+	var w string
+	if recv, method, ok := methodCall(callee + "()"); ok && writeMethods[method] {
+		w = recv
+	} else if writeFuncs[callee] {
+		w = s.src.firstArg(n.File, n.Line, n.Col)
+	}
+	switch {
+	case w == "":
+		return false
+	case w == "os.Stdout" || w == "os.Stderr":
+		return true
+	}
+	return s.reaches(n.ID, w, "os.Stdout") || s.reaches(n.ID, w, "os.Stderr")
+}
+
+// reaches reports whether the variable v that node id read was made
+// from stream ("os.Stdin", "os.Stdout"): one of v's definitions id
+// depends on, or what they were computed from, names the stream, in its
+// call ("bufio.NewScanner(os.Stdin)") or on its source line
+// ("in := os.Stdin").
+func (s *streams) reaches(id int, v, stream string) bool {
+	var work []int
+	for _, e := range s.g.In(id) {
+		if n := s.g.Nodes[e.From]; e.Kind == deps.Data && n.Var == v {
+			work = append(work, e.From)
+		}
+	}
+	seen := map[int]bool{}
+	for len(work) > 0 && len(seen) < 1000 {
+		id := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		n := s.g.Nodes[id]
+		if strings.Contains(n.Var, stream) || !n.Pseudo() && !n.Const && strings.Contains(s.src.line(n.File, n.Line), stream) {
+			return true
+		}
+		for _, e := range s.g.In(id) {
+			if e.Kind == deps.Data {
+				work = append(work, e.From)
+			}
+		}
+	}
+	return false
+}
+
+// methodCall splits a call's text "sc.Text()" into its receiver, a plain
+// identifier or a package's variable ("sc", "os.Stdout"), and method.
+func methodCall(call string) (recv, method string, ok bool) {
+	i := strings.IndexByte(call, '(')
+	if i < 0 {
+		return "", "", false
+	}
+	fun := call[:i]
+	j := strings.LastIndexByte(fun, '.')
+	if j <= 0 {
+		return "", "", false
+	}
+	recv, method = fun[:j], fun[j+1:]
+	for _, part := range strings.Split(recv, ".") {
+		if !token.IsIdentifier(part) {
+			return "", "", false
+		}
+	}
+	return recv, method, strings.Count(recv, ".") <= 1
+}
+
+// sources reads the program's source files, once each, for what the
+// graph's names do not say: a statement's arguments, a line's text.
+type sources struct {
+	fset  *token.FileSet
+	files map[string]*ast.File
+	lines map[string][]string
+}
+
+func newSources() *sources {
+	return &sources{fset: token.NewFileSet(), files: map[string]*ast.File{}, lines: map[string][]string{}}
+}
+
+// line returns the text of a line of a file, "" when it cannot be read.
+func (s *sources) line(file string, line int) string {
+	ls, ok := s.lines[file]
+	if !ok {
+		data, err := os.ReadFile(file)
+		if err == nil {
+			ls = strings.Split(string(data), "\n")
+		}
+		s.lines[file] = ls
+	}
+	if line < 1 || line > len(ls) {
+		return ""
+	}
+	return ls[line-1]
+}
+
+// firstArg returns the source of the first argument of the call that
+// starts at file:line:col, "" when there is none or the file cannot be
+// parsed.
+func (s *sources) firstArg(file string, line, col int) string {
+	f, ok := s.files[file]
+	if !ok {
+		f, _ = parser.ParseFile(s.fset, file, nil, parser.SkipObjectResolution)
+		s.files[file] = f
+	}
+	if f == nil {
+		return ""
+	}
+	var arg string
+	ast.Inspect(f, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if arg != "" || !ok {
+			return arg == ""
+		}
+		p := s.fset.Position(c.Pos())
+		if p.Line == line && p.Column == col && len(c.Args) > 0 {
+			if text, ok := exprText(c.Args[0]); ok {
+				arg = text
+			}
+		}
+		return true
+	})
+	return arg
+}
+
+// exprText is the text of an identifier or a selector of one: "w",
+// "os.Stdout", "&buf" without its &.
+func exprText(e ast.Expr) (string, bool) {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return x.Name, true
+	case *ast.SelectorExpr:
+		if id, ok := x.X.(*ast.Ident); ok {
+			return id.Name + "." + x.Sel.Name, true
+		}
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return exprText(x.X)
+		}
+	}
+	return "", false
+}
