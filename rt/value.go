@@ -44,7 +44,7 @@ func typ(t reflect.Type) uint64 {
 		w.uv(id)
 		w.str(t.String())
 		if t.Kind() == reflect.Struct {
-			n := min(t.NumField(), maxFields)
+			n := minInt(t.NumField(), maxFields)
 			w.byte('F')
 			w.uv(id)
 			w.uv(uint64(n))
@@ -267,7 +267,7 @@ func (w *writer) deep(v reflect.Value, depth, derefs int, budget *int) {
 		}
 		w.uv(typ(v.Type()))
 		w.uv(uint64(n))
-		n = min(n, maxElems)
+		n = minInt(n, maxElems)
 		w.uv(uint64(n))
 		for i := 0; i < n; i++ {
 			w.deep(v.Index(i), depth+1, derefs, budget)
@@ -279,7 +279,7 @@ func (w *writer) deep(v reflect.Value, depth, derefs int, budget *int) {
 		}
 		w.byte(13)
 		w.uv(typ(v.Type()))
-		n := min(v.NumField(), maxFields)
+		n := minInt(v.NumField(), maxFields)
 		w.uv(uint64(n))
 		for i := 0; i < n; i++ {
 			w.deep(v.Field(i), depth+1, derefs, budget)
@@ -287,4 +287,13 @@ func (w *writer) deep(v reflect.Value, depth, derefs int, budget *int) {
 	default:
 		w.reflectValue(v)
 	}
+}
+
+// minInt is min, which rt cannot use: it compiles as a module of go 1.18,
+// so that modules declaring go 1.18 can be instrumented.
+func minInt(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
 }

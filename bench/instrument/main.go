@@ -34,9 +34,11 @@ func main() {
 	work := flag.String("work", "", "work directory (default: a temporary one, removed)")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	timeout := flag.Duration("timeout", 20*time.Minute, "time limit of one go test run")
+	repeat := flag.Int("repeat", 1, "run each configuration `N` times and time the fastest run")
 	flag.Parse()
 
 	h, cleanup, err := newHarness(*work, *events, *timeout, os.Stderr)
+	h.repeat = max(*repeat, 1)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "instrument:", err)
 		os.Exit(2)
@@ -87,7 +89,8 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 	for _, v := range h.variants {
 		head = append(head, v.Name+" s", v.Name+" ratio")
 	}
-	head = append(head, "build s plain/"+h.variants[len(h.variants)-1].Name, "trace bytes ("+h.variants[len(h.variants)-1].Name+")", "peak RSS MiB plain/"+h.variants[len(h.variants)-1].Name)
+	lastName := h.variants[len(h.variants)-1].Name
+	head = append(head, "build s plain/"+lastName, "trace bytes ("+lastName+")", "records ("+lastName+")", "bytes per M records", "peak RSS MiB plain/"+lastName)
 	var rows [][]string
 	for _, r := range results {
 		if r.Plain == nil || r.Err != "" {
@@ -102,7 +105,8 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 			row = append(row, fmt.Sprintf("%.2f", x.Elapsed), ratio(x.Elapsed, r.Plain.Elapsed))
 		}
 		row = append(row, fmt.Sprintf("%.1f/%.1f", r.Plain.Wall-r.Plain.Elapsed, last.Wall-last.Elapsed),
-			fmt.Sprint(last.TraceBytes), fmt.Sprintf("%d/%d", r.Plain.MaxRSS/1024, last.MaxRSS/1024))
+			fmt.Sprint(last.TraceBytes), fmt.Sprint(last.Calls), perMillion(last.TraceBytes, last.Calls),
+			fmt.Sprintf("%d/%d", r.Plain.MaxRSS/1024, last.MaxRSS/1024))
 		rows = append(rows, row)
 	}
 	// The total row: run times summed over the modules, so that the many
@@ -159,4 +163,12 @@ func ratio(a, b float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", a/b)
+}
+
+// perMillion is the trace size per million records.
+func perMillion(bytes int64, records int) string {
+	if records == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f MB", float64(bytes)/float64(records))
 }

@@ -555,7 +555,7 @@ func writeRT(dir, traceDir string, nsites, callLimit int, race bool) error {
 	if err := writeFile(filepath.Join(dir, "config.go"), []byte(config)); err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(dir, "go.mod"), []byte("module "+rtPath+"\n\ngo 1.21\n"))
+	return writeFile(filepath.Join(dir, "go.mod"), []byte("module "+rtPath+"\n\ngo 1.18\n"))
 }
 
 func usesCgo(p *packages.Package) bool {
