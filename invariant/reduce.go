@@ -150,7 +150,7 @@ func reduce(vars []variable, facts []*fact) []*fact {
 		out[k] = f
 		k++
 	}
-	return transitive(out)
+	return transitive(out[:k])
 }
 
 // edge is an ordering lo < hi (or lo <= hi).
