@@ -6,7 +6,6 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -27,7 +26,7 @@ type writer struct {
 	f      *os.File
 	failed bool
 	goids  map[uintptr]uint64
-	types  map[reflect.Type]uint64
+	types  map[uintptr]uint64 // type descriptor address -> type ID
 	// The test and goroutine of the latest stream record, so that steps
 	// and decisions in the same context take the short form.
 	lastT, lastG uint64

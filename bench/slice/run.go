@@ -52,6 +52,7 @@ type result struct {
 	SliceRun        float64 // seconds it ran under culprit slice
 	PlainWall       float64 // seconds go test took plain (build from the cache)
 	SliceWall       float64 // seconds culprit slice took (instrumented build, run, graph, slice)
+	SliceRSS        int64   // peak resident set of culprit slice or its largest child, KiB
 	GraphNodes      int     // the summary graph of the test's run
 	GraphEdges      int
 	GraphBytes      uint64  // live heap the graph holds
@@ -219,6 +220,9 @@ func (b *bench) slice(ctx context.Context, dir, run string, fail failure, res *r
 		return fmt.Errorf("culprit slice: %w", err)
 	}
 	res.Exit = cmd.ProcessState.ExitCode()
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		res.SliceRSS = int64(ru.Maxrss) // KiB
+	}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() && tctx.Err() == nil {
 		res.Crashed = true
 	}
@@ -256,26 +260,21 @@ func (b *bench) slice(ctx context.Context, dir, run string, fail failure, res *r
 }
 
 // graph builds the summary graph of the test's run from the trace
-// culprit slice left and measures it: nodes, edges, the live heap it
-// holds and the time taken.
+// culprit slice left, as culprit slice does (the events streamed), and
+// measures it: nodes, edges, the live heap it holds and the time taken.
 func (b *bench) graph(traceDir, test string, res *result) error {
 	res.TraceBytes = proof.DirSize(traceDir)
 	var before, after runtime.MemStats
 	settle()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	tr, err := trace.Open(traceDir)
-	if err != nil {
-		return fmt.Errorf("read trace: %w", err)
-	}
-	r, err := deps.Build(tr, deps.Options{Test: test})
+	r, err := deps.BuildStream(traceDir, deps.Options{Test: test})
 	if err != nil {
 		return fmt.Errorf("build graph: %w", err)
 	}
 	res.GraphSecs = time.Since(start).Seconds()
 	runtime.ReadMemStats(&after)
 	res.GraphAlloc = after.TotalAlloc - before.TotalAlloc
-	tr = nil
 	settle()
 	runtime.ReadMemStats(&after)
 	if after.HeapAlloc > before.HeapAlloc {

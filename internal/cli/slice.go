@@ -144,8 +144,11 @@ func runSlice(e *env, args []string) int {
 	if wf.on() {
 		return serveWeb(e, "slice", wf, dir, web.Options{Test: *testName, Start: "/source"})
 	}
-	if *precise {
-		r, err := deps.BuildStream(dir, deps.Options{Test: *testName, Versions: true})
+	if !*checked {
+		// The events are streamed from the trace, not held: the summary
+		// graph's memory is bounded by the program, the trace's by
+		// nothing.
+		r, err := deps.BuildStream(dir, deps.Options{Test: *testName, Versions: *precise})
 		if err != nil {
 			errorf(e, "slice: %v", err)
 			if errors.Is(err, os.ErrNotExist) || errors.Is(err, deps.ErrNoFailure) || strings.Contains(err.Error(), "no test") {
@@ -163,15 +166,7 @@ func runSlice(e *env, args []string) int {
 		}
 		return exitFail
 	}
-	if *checked {
-		return writeChecked(e, tr, *format, *out)
-	}
-	r, err := deps.Build(tr, deps.Options{Test: *testName})
-	if err != nil {
-		errorf(e, "slice: %v", err)
-		return exitUsage
-	}
-	return writeSlice(e, r, crit, *forward, *format, *out, tr.Sites.Root)
+	return writeChecked(e, tr, *format, *out)
 }
 
 // writeSlice prints the slice of the run's graph from the criterion.
