@@ -2,6 +2,8 @@ package invariant
 
 import (
 	"sort"
+
+	"github.com/culprit-go/culprit/trace"
 )
 
 // DefaultConfidence is the default limit on the chance that an invariant
@@ -123,28 +125,57 @@ func mineFunction(f *Function, calls []*Call, opt Options) *Spec {
 // types counts the dynamic types of the parameters and results.
 func types(f *Function, calls []*Call) map[string]map[string]int {
 	t := map[string]map[string]int{}
-	add := func(name string, c cell) {
-		if c.k == kAbsent {
+	// Runs of one type are counted before they touch the maps: a
+	// variable's type rarely changes from call to call.
+	type run struct {
+		typ string
+		n   int
+	}
+	runs := make([]run, len(f.Params)+len(f.Results))
+	flush := func(i int) {
+		r := &runs[i]
+		if r.n == 0 {
 			return
+		}
+		name := ""
+		if i < len(f.Params) {
+			name = f.Params[i]
+		} else {
+			name = f.Results[i-len(f.Params)]
 		}
 		if t[name] == nil {
 			t[name] = map[string]int{}
 		}
-		t[name][c.typ]++
+		t[name][r.typ] += r.n
+		r.n = 0
+	}
+	add := func(i int, v trace.Value) {
+		c := cellOf(v)
+		if c.k == kAbsent {
+			return
+		}
+		if runs[i].typ != c.typ {
+			flush(i)
+			runs[i].typ = c.typ
+		}
+		runs[i].n++
 	}
 	for _, c := range calls {
 		for i, v := range c.Args {
 			if i < len(f.Params) {
-				add(f.Params[i], cellOf(v))
+				add(i, v)
 			}
 		}
 		if c.Returned {
 			for i, v := range c.Results {
 				if i < len(f.Results) {
-					add(f.Results[i], cellOf(v))
+					add(len(f.Params)+i, v)
 				}
 			}
 		}
+	}
+	for i := range runs {
+		flush(i)
 	}
 	if len(t) == 0 {
 		return nil
@@ -202,10 +233,9 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 			index[name] = j
 			m.vars = append(m.vars, variable{name: name, base: j, result: result})
 		}
-		for len(row) <= j {
-			row = append(row, cell{})
+		if row != nil {
+			row[j] = c
 		}
-		row[j] = c
 	}
 	entry := func(name string, c cell) {
 		if changed[name] {
@@ -230,34 +260,64 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 		}
 	}
 	wholes := len(m.vars)
-	row = nil
-	for _, c := range calls {
-		if (post && !c.Returned) || c.Panicked {
-			continue
-		}
-		row = make([]cell, len(m.vars))
-		for i, p := range f.Params {
-			if i < len(c.Args) {
-				derive(p, c.Args[i], entry)
+	// direct: parameter i is variable i and result j variable
+	// len(Params)+j (no names repeat), so plain values go straight in.
+	direct := true
+	for i, p := range f.Params {
+		direct = direct && index[p] == i && !changed[p]
+	}
+	for j, r := range f.Results {
+		direct = direct && (!post || index[r] == len(f.Params)+j)
+	}
+	// Two passes: the first makes the variables of the parts, so that
+	// the second fills rows of their final width (with room for the
+	// lengths derived below) from one allocation.
+	for pass := 0; pass < 2; pass++ {
+		var slab []cell
+		nv := len(m.vars)
+		for _, c := range calls {
+			if (post && !c.Returned) || c.Panicked {
+				continue
 			}
-		}
-		if post {
-			for i, r := range f.Results {
-				if i < len(c.Results) {
-					derive(r, c.Results[i], result)
+			row = nil
+			if pass == 1 {
+				if len(slab) < 2*nv {
+					slab = make([]cell, 2*nv*min(len(calls), 1024))
 				}
+				row, slab = slab[:nv:2*nv], slab[2*nv:]
 			}
 			for i, p := range f.Params {
-				if i < len(c.Final) {
-					derive(p, c.Final[i], final)
+				if i < len(c.Args) {
+					if a := c.Args[i]; direct && !a.Deep && a.Err == nil {
+						if row != nil {
+							row[i] = cellOf(a) // the common case, without derive
+						}
+					} else {
+						derive(p, a, entry)
+					}
 				}
 			}
-		}
-		m.samples = append(m.samples, row)
-	}
-	for r := range m.samples {
-		for len(m.samples[r]) < len(m.vars) {
-			m.samples[r] = append(m.samples[r], cell{})
+			if post {
+				for i, r := range f.Results {
+					if i < len(c.Results) {
+						if v := c.Results[i]; direct && !v.Deep && v.Err == nil {
+							if row != nil {
+								row[len(f.Params)+i] = cellOf(v)
+							}
+						} else {
+							derive(r, v, result)
+						}
+					}
+				}
+				for i, p := range f.Params {
+					if i < len(c.Final) {
+						derive(p, c.Final[i], final)
+					}
+				}
+			}
+			if row != nil {
+				m.samples = append(m.samples, row)
+			}
 		}
 	}
 	for i := wholes; i < len(m.vars); i++ {
@@ -294,6 +354,14 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return !m.vars[idx[a]].result && m.vars[idx[b]].result })
+	identity := true
+	for n, i := range idx {
+		identity = identity && n == i
+	}
+	if identity {
+		m.flags()
+		return m
+	}
 	vars := make([]variable, len(idx))
 	pos := make([]int, len(idx))
 	for n, i := range idx {
@@ -311,6 +379,12 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 		m.samples[r] = nrow
 	}
 	m.vars = vars
+	m.flags()
+	return m
+}
+
+// flags sets what every sample of each variable is.
+func (m *miner) flags() {
 	for i := range m.vars {
 		v := &m.vars[i]
 		v.num, v.ints, v.uint, v.strs, v.bools, v.nilable = true, true, true, true, true, true
@@ -332,7 +406,6 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 			*v = variable{name: v.name, base: v.base, length: v.length, part: v.part, result: v.result, str: v.str}
 		}
 	}
-	return m
 }
 
 // changedParts returns the derived variables of the parameters whose
