@@ -80,7 +80,7 @@ func Check(c *Contracts, cs *Calls) (*Checked, error) {
 			call := &f.Calls[i]
 			out.Calls++
 			envs := map[string]env{"pre": callEnv(f, call, false), "post": callEnv(f, call, true)}
-			
+
 			for j := range conds {
 				cd := &conds[j]
 				if cd.kind == "post" && !call.Returned {
