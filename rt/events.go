@@ -145,11 +145,8 @@ func (t *T) Dk(site uint32) {
 	}
 }
 
-// rec writes a stream record with one value.
+// rec writes a stream record with one value; the caller sampled it.
 func (t *T) rec(tag byte, site uint32, x interface{}) {
-	if !sample(site) {
-		return
-	}
 	mu.Lock()
 	w.encode(false, x)
 	w.head(tag, t, w.goroutine(), site)
@@ -176,11 +173,9 @@ type loc struct {
 	index, size uint64
 }
 
-// recAt writes a read or write record with one value and its location.
+// recAt writes a read or write record with one value and its location;
+// the caller sampled it.
 func (t *T) recAt(tag byte, site uint32, x interface{}, l loc, key interface{}) {
-	if !sample(site) {
-		return
-	}
 	mu.Lock()
 	w.encode(false, x)
 	if l.kind == locKey {
@@ -235,6 +230,9 @@ func RA[V any](t *T, site uint32, p *V) V {
 
 //go:noinline
 func atSlow[V any](t *T, tag byte, site uint32, p *V) {
+	if !sample(site) {
+		return
+	}
 	x := interface{}(*p)
 	t.recAt(tag, site, hide(&x), loc{kind: locAddr, addr: addrOf(noescape(unsafe.Pointer(p)))}, nil)
 }
@@ -249,6 +247,9 @@ func RE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) E {
 
 //go:noinline
 func elemSlow[S ~[]E, E any, I integer](t *T, tag byte, site uint32, s S, i I) {
+	if !sample(site) {
+		return
+	}
 	x := interface{}(s[i])
 	t.recAt(tag, site, hide(&x), elem(s, i), nil)
 }
@@ -263,6 +264,9 @@ func RK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) V {
 
 //go:noinline
 func keySlow[M ~map[K]V, K comparable, V any](t *T, tag byte, site uint32, m M, k K) {
+	if !sample(site) {
+		return
+	}
 	x, kx := interface{}(m[k]), interface{}(k)
 	t.recAt(tag, site, hide(&x), loc{kind: locKey, base: *(*uintptr)(unsafe.Pointer(&m))}, hide(&kx))
 }
@@ -299,6 +303,9 @@ func R[V any](t *T, site uint32, v V) V {
 
 //go:noinline
 func valSlow[V any](t *T, tag byte, site uint32, v V) {
+	if !sample(site) {
+		return
+	}
 	x := interface{}(v)
 	t.rec(tag, site, hide(&x))
 }
@@ -319,7 +326,11 @@ func (t *T) Wv(site uint32, v interface{}) {
 }
 
 //go:noinline
-func (t *T) wv(site uint32, v interface{}) { t.rec('W', site, hide(&v)) }
+func (t *T) wv(site uint32, v interface{}) {
+	if sample(site) {
+		t.rec('W', site, hide(&v))
+	}
+}
 
 // Panic records a panic call's value and returns it for the panic.
 func Panic[V any](t *T, site uint32, v V) V {
@@ -333,7 +344,9 @@ func Panic[V any](t *T, site uint32, v V) V {
 // recover call itself stays in the deferred function.
 func (t *T) Recovered(site uint32, v interface{}) interface{} {
 	if !t.mute {
-		t.rec('Q', site, v)
+		if sample(site) {
+			t.rec('Q', site, v)
+		}
 	}
 	return v
 }
@@ -373,6 +386,11 @@ func (t *T) returned(site uint32, vals []interface{}) {
 	if traceDir == "" || !gs().pop(site) {
 		return
 	}
+	t.writeReturn(site, vals)
+}
+
+// writeReturn writes the return record of the call at site.
+func (t *T) writeReturn(site uint32, vals []interface{}) {
 	mu.Lock()
 	w.encode(true, vals...)
 	w.head('V', t, w.goroutine(), site)
@@ -395,8 +413,11 @@ func Ret[V any](t *T, site uint32, v V) V {
 
 //go:noinline
 func retSlow[V any](t *T, site uint32, v V) {
+	if traceDir == "" || !gs().pop(site) {
+		return
+	}
 	x := []interface{}{v}
-	t.returned(site, hideAll(&x))
+	t.writeReturn(site, hideAll(&x))
 }
 
 // V records the return of the call at site, after the statement that made
