@@ -387,6 +387,8 @@ func checkGaps(t *testing.T, tr *trace.Trace, p *trace.Process) {
 		{"comma-ok writes, in statements and headers", "CommaOk", W, []string{"cv", "cok", "dv", "dok", "hv", "hok", "s", "sok", "tv", "tok"}, trace.LocAddr},
 		{"tuple assignments moved out of if and switch headers", "TupleHeaders", W, []string{"q", "rem", "p", "err", "a", "b"}, trace.LocAddr},
 		{"tuple assignments in for headers", "TupleHeaders", W, []string{"i", "j", "y"}, trace.LocNone},
+		{"a comma-ok read of a field's map, in a header", "Edges", R, []string{`h.m["k"]`}, trace.LocKey},
+		{"a tuple moved out of a labeled if's header; a labeled switch's kept", "Edges", W, []string{"v", "ok", "a", "b"}, trace.LocNone},
 	}
 	for _, tt := range tests {
 		for _, info := range tt.infos {
@@ -410,22 +412,24 @@ func checkGaps(t *testing.T, tr *trace.Trace, p *trace.Process) {
 	started := map[int]bool{} // goroutines (their numbers may be reused)
 	starts := 0
 	links := map[string]int{}
+	starters := func(fn string) bool {
+		return strings.HasSuffix(fn, ".GoDynamic") || strings.HasSuffix(fn, ".Edges") || strings.HasSuffix(fn, ".goGeneric")
+	}
 	for _, e := range p.Events {
 		s := tr.Sites.Sites[e.Site]
-		if !strings.HasSuffix(s.Func, ".GoDynamic") {
-			if e.Tag == trace.TagEnter && e.From >= 0 {
-				if from := tr.Sites.Sites[e.From]; strings.HasSuffix(from.Func, ".GoDynamic") && started[e.Goroutine] {
-					links[from.Info]++
-				}
+		if e.Tag == trace.TagEnter && e.From >= 0 {
+			if from := tr.Sites.Sites[e.From]; starters(from.Func) && started[e.Goroutine] {
+				links[from.Info]++
 			}
-			continue
 		}
-		if e.Tag == trace.TagStarted {
+		if e.Tag == trace.TagStarted && starters(s.Func) {
 			started[e.Goroutine] = true
-			starts++
+			if strings.HasSuffix(s.Func, ".GoDynamic") {
+				starts++
+			}
 		}
 	}
-	for _, info := range []string{"send", "r.run", "mv", "sum", "mk(9)"} {
+	for _, info := range []string{"send", "r.run", "mv", "sum", "mk(9)", "h.fn", "s.start"} {
 		if links[info] == 0 {
 			t.Errorf("go %s(...): no entry on a started goroutine linked to the go statement's call (links %v)", info, links)
 		}

@@ -533,3 +533,53 @@ func split2(n int) (int, error) {
 	}
 	return n * 10, nil
 }
+
+type holder struct {
+	m  map[string]int
+	fn func(int, chan bool)
+}
+
+type starter interface{ start(chan int) }
+
+type seven struct{}
+
+func (seven) start(c chan int) { c <- 7 }
+
+// goGeneric starts a method of a type parameter.
+func goGeneric[S starter](s S) int {
+	c := make(chan int)
+	go s.start(c)
+	return <-c
+}
+
+// Edges: labels on headers moved out or kept, a field's map read with
+// comma-ok, go statements through a field, a parenthesized literal and a
+// type parameter's method.
+func Edges(n int) string {
+	h := holder{m: map[string]int{"k": 4}}
+	out := 0
+	if v, ok := h.m["k"]; ok {
+		out += v
+	}
+	tries := 0
+again:
+	if a, b := split2(n - tries); b == nil && a < 10 {
+		tries++
+		goto again
+	}
+sw:
+	switch a, b := n, tries; {
+	case a > 100:
+		break sw
+	default:
+		out += a + b
+	}
+	done := make(chan bool)
+	h.fn = func(k int, d chan bool) { out += k; d <- true }
+	go h.fn(5, done)
+	<-done
+	go (func(k int) { out += k; done <- true })(6)
+	<-done
+	out += goGeneric(seven{})
+	return fmt.Sprint(out, tries)
+}

@@ -51,6 +51,7 @@ func TestHazards(t *testing.T) {
 	check(t, "Calls", Calls(), "3 11deferred")
 	check(t, "Sends", Sends(), "2 1.5 3 3 9223372036854775808 6")
 	check(t, "Later", Later(), "13 12 11")
+	check(t, "Edges", Edges(0)+" "+Edges(-1), "23 1 21 0")
 	check(t, "CommaOk", CommaOk(map[string]int{"a": 1, "b": 2}, "s"), "3 true 0 falsestrue")
 	check(t, "CommaOk int", CommaOk(map[string]int{}, 5), "0 false 0 false5false")
 	check(t, "GoDynamic", GoDynamic(), "[1 30 7 9 100] 7")
