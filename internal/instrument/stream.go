@@ -1432,7 +1432,8 @@ func (r *fileRewriter) pureOperand(e ast.Expr) bool {
 // statement: no name means anything else. An else if becomes an else
 // block. A labeled switch keeps its header (a break to the label must
 // name the switch, and a goto cannot enter the block); so does anything
-// but a tuple assignment (headerWrites records one operand there).
+// but a tuple assignment. A header kept records its writes with
+// headerWrites.
 func (r *fileRewriter) header(fs *funcState, s ast.Stmt, pos token.Pos, kw string, init ast.Stmt) {
 	as, ok := init.(*ast.AssignStmt)
 	hoist := ok && len(as.Lhs) > 1 && fs.stream && r.events&(trace.EventWrite|trace.EventCall|trace.EventRead|trace.EventChan) != 0
