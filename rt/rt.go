@@ -344,10 +344,30 @@ func Main(m interface{ Run() int }) {
 func Close() { closeTrace(-1) }
 
 // Exit writes the trace and exits; the instrumenter redirects os.Exit here.
+// A program run (culprit flow's "main") still running ends here: pass
+// with status 0, fail otherwise.
 func Exit(code int) {
+	if traceDir != "" {
+		out := uint64(outPass)
+		if code != 0 {
+			out = outFail
+		}
+		mu.Lock()
+		flushLocked()
+		for _, t := range active.Load().([]*T) {
+			if t.name == programRun && !t.ended.Load() {
+				t.endLocked(out)
+			}
+		}
+		mu.Unlock()
+	}
 	closeTrace(int64(code))
 	os.Exit(code)
 }
+
+// programRun names the run of a whole program (instrument.ProgramRun): no
+// test can have this name.
+const programRun = "main"
 
 func closeTrace(code int64) {
 	if traceDir == "" {

@@ -161,8 +161,9 @@ const (
 // own, so the run is an ordinary named run), and when main returns or
 // panics its outcome is recorded (pass, panic) and the trace written:
 // returning, through rt.Exit(0), so the trace has its end record; an
-// os.Exit leaves the run's outcome "running" and the end record has the
-// status; a panic leaves no end record, as a panicking test does.
+// os.Exit ends the run (pass for status 0, fail otherwise) and the end
+// record has the status; a panic leaves no end record, as a panicking
+// test does.
 func addProgramHook(overlay map[string]string, work string, p *packages.Package) error {
 	var mainFile string
 	var lbrace int

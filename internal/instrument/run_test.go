@@ -33,7 +33,7 @@ func TestRunProgram(t *testing.T) {
 		exit    int // the end record's status (-1: not known)
 	}{
 		{"ok", trace.OutcomePass, 0},
-		{"exit", trace.OutcomeRunning, 3},
+		{"exit", trace.OutcomeFail, 3},
 		{"panic", trace.OutcomePanic, -1},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
