@@ -1,6 +1,7 @@
 package invariant
 
 import (
+	"hash/maphash"
 	"sort"
 
 	"github.com/culprit-go/culprit/trace"
@@ -209,22 +210,50 @@ type miner struct {
 	samples [][]cell
 	props   []*Expr
 	conf    float64
+	seed    maphash.Seed // of cell hashes
 }
 
 // newMiner builds the samples of calls: entry values (pre) or entry
 // values and results of the calls that returned (post).
 func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
-	m := &miner{props: opt.Props, conf: opt.conf()}
+	m := &miner{props: opt.Props, conf: opt.conf(), seed: maphash.MakeSeed()}
 	var changed map[string]bool
 	if post {
 		changed = changedParts(f, calls)
 	}
 	index := map[string]int{}
+	nm := names{}
 	var row []cell
 	// put sets the variable name of the current row, making it when it
 	// is new and maxVars allows.
+	// Calls mostly have the shapes of the call before: seq remembers
+	// the order of the names put in the previous call (names come from
+	// the cache, so comparing them is cheap), and the index map is asked
+	// only where the order differs.
+	type slot struct {
+		name string
+		j    int
+	}
+	var seq []slot
+	at := 0
 	put := func(name string, result bool, c cell) {
+		if at < len(seq) && seq[at].name == name {
+			if row != nil {
+				row[seq[at].j] = c
+			}
+			at++
+			return
+		}
 		j, ok := index[name]
+		if ok {
+			if at < len(seq) {
+				seq[at] = slot{name, j}
+				seq = seq[:at+1]
+			} else {
+				seq = append(seq, slot{name, j})
+			}
+			at++
+		}
 		if !ok {
 			if len(m.vars) >= maxVars {
 				return
@@ -279,7 +308,7 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 			if (post && !c.Returned) || c.Panicked {
 				continue
 			}
-			row = nil
+			row, at = nil, 0
 			if pass == 1 {
 				if len(slab) < 2*nv {
 					slab = make([]cell, 2*nv*min(len(calls), 1024))
@@ -293,7 +322,7 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 							row[i] = cellOf(a) // the common case, without derive
 						}
 					} else {
-						derive(p, a, entry)
+						derive(nm, p, a, entry)
 					}
 				}
 			}
@@ -305,13 +334,13 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 								row[len(f.Params)+i] = cellOf(v)
 							}
 						} else {
-							derive(r, v, result)
+							derive(nm, r, v, result)
 						}
 					}
 				}
 				for i, p := range f.Params {
 					if i < len(c.Final) {
-						derive(p, c.Final[i], final)
+						derive(nm, p, c.Final[i], final)
 					}
 				}
 			}
@@ -424,7 +453,7 @@ func changedParts(f *Function, calls []*Call) map[string]bool {
 			}
 			at := map[string]cell{}
 			derived(p, c.Args[i], at)
-			derive(p, c.Final[i], func(name string, v cell) {
+			derive(nil, p, c.Final[i], func(name string, v cell) {
 				if e, ok := at[name]; !ok || e.key() != v.key() || e.typ != v.typ {
 					changed[name] = true
 				}

@@ -1,6 +1,7 @@
 package invariant
 
 import (
+	"hash/maphash"
 	"math"
 	"strconv"
 	"strings"
@@ -108,6 +109,29 @@ func (c cell) key() string {
 		return "o" + c.typ
 	}
 	return "?"
+}
+
+// hash is c's key as a number: cells with one key hash alike.
+func (c cell) hash(seed maphash.Seed) uint64 {
+	h := uint64(c.k+1) * 0x9e3779b97f4a7c15
+	switch c.k {
+	case kNum:
+		if c.isInt {
+			return h ^ uint64(c.i)
+		}
+		return h ^ 0x5555555555555555 ^ math.Float64bits(c.f)
+	case kStr:
+		return h ^ maphash.String(seed, c.s) ^ uint64(c.n)*0xff51afd7ed558ccd
+	case kBool:
+		if c.full {
+			return h ^ 1
+		}
+	case kRef:
+		return h ^ maphash.String(seed, c.typ) ^ uint64(c.n)*0xff51afd7ed558ccd
+	case kOther:
+		return h ^ maphash.String(seed, c.typ)
+	}
+	return h
 }
 
 // literal renders c as a Go literal, when it has one.

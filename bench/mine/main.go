@@ -1,0 +1,78 @@
+// Command mine is the proof of culprit mine on code nobody here wrote:
+// for each module of the instrumentation proof (the latest version from
+// the module proxy, copied out of the module cache by
+// bench/internal/proof), it runs the module's tests plainly (go test,
+// after a warm-up run that builds them), then culprit mine on the same
+// packages, and reads the trace back in-process to count the calls
+// recorded and time the inference alone. It prints a table: calls,
+// functions, invariants, the wall time of go test and of culprit mine
+// (instrumenting, building, running and mining), their ratio, and the
+// inference speed in call records per second.
+//
+// Usage:
+//
+//	go run ./bench/mine [-modules a,b] [-work DIR] [-culprit BIN] [-timeout D] [-markdown]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/culprit-go/culprit/bench/internal/proof"
+)
+
+func main() {
+	mods := flag.String("modules", "", "comma-separated module paths (default: all of the proof)")
+	work := flag.String("work", "", "work directory (default: a temporary one, removed)")
+	bin := flag.String("culprit", "", "the culprit binary (default: built from this checkout)")
+	timeout := flag.Duration("timeout", 5*time.Minute, "time limit of one go test or culprit mine run")
+	markdown := flag.Bool("markdown", false, "print the table as Markdown")
+	flag.Parse()
+	if err := run(*mods, *work, *bin, *timeout, *markdown); err != nil {
+		fmt.Fprintln(os.Stderr, "mine:", err)
+		os.Exit(1)
+	}
+}
+
+// run measures the modules in work with the culprit binary bin (built
+// when ""), and prints the table.
+func run(mods, work, bin string, timeout time.Duration, markdown bool) error {
+	if work == "" {
+		d, err := os.MkdirTemp("", "culprit-mine-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		work = d
+	} else if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	work, err := filepath.Abs(work)
+	if err != nil {
+		return err
+	}
+	if bin == "" {
+		bin = filepath.Join(work, "culprit")
+		if out, err := exec.Command("go", "build", "-o", bin, "github.com/culprit-go/culprit/cmd/culprit").CombinedOutput(); err != nil {
+			return fmt.Errorf("build culprit: %w: %s", err, out)
+		}
+	} else if bin, err = filepath.Abs(bin); err != nil {
+		return err
+	}
+	start := time.Now()
+	var results []*result
+	for _, m := range proof.Select(mods) {
+		r := measure(context.Background(), work, bin, m, timeout)
+		results = append(results, r)
+		fmt.Fprintf(os.Stderr, "%s: %d calls, %d invariants, %.1fs plain, %.1fs mine %s\n", r.Module, r.Calls, r.Invariants, r.Plain, r.Mine, r.Err)
+	}
+	fmt.Printf("%s, %s/%s, %d CPUs, %s; %s\n\n", time.Now().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), time.Since(start).Round(time.Second))
+	table(os.Stdout, results, markdown)
+	return nil
+}
