@@ -1450,6 +1450,9 @@ func (r *fileRewriter) header(fs *funcState, s ast.Stmt, pos token.Pos, kw strin
 		r.headerWrites(fs, init)
 		return
 	}
+	if r.inList == nil {
+		r.inList = map[ast.Stmt]bool{}
+	}
 	r.inList[init] = true
 	r.replace(r.offset(pos), r.offset(pos)+len(kw), "{")
 	r.replace(semi, semi+1, "; "+kw+" ")
