@@ -25,6 +25,7 @@ func TestLogical(t *testing.T) {
 		{"TestNested", "Nested", "c > 0 runs because b > 0 held, which runs because a > 0 did not: <&&> <- <||>; the condition depends on both"},
 		{"TestEither", "Either", "a > 0 held: b > 0 did not run, so there is no <||> node and b is not read"},
 		{"TestCopy", "Copy", "the builtin copy defines dst from src: the element read after it depends on a"},
+		{"TestSpawn", "Spawn", "go send(ch, a): a flows to send's v, sent on ch, received into v"},
 	}
 	var got bytes.Buffer
 	for _, tc := range cases {

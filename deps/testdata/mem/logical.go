@@ -30,3 +30,14 @@ func Copy(a int) int {
 	copy(dst, src)
 	return dst[0]
 }
+
+// Spawn receives a from a goroutine started with a named function.
+func Spawn(a int) int {
+	ch := make(chan int)
+	go send(ch, a)
+	v := <-ch
+	return v
+}
+
+func send(ch chan int, v int) { ch <- v }
+

@@ -19,3 +19,9 @@ func TestCopy(t *testing.T) {
 		t.Error("copy")
 	}
 }
+
+func TestSpawn(t *testing.T) {
+	if Spawn(4) != 4 {
+		t.Error("spawn")
+	}
+}
