@@ -20,7 +20,8 @@
 // (receivers included, variadic arguments to the last parameter), return
 // statements to the call's value, sent values to the receive that took
 // them, a panic's value to the recover that stopped it. Calls into code
-// that is not instrumented make their value depend on all their operands.
+// that is not instrumented make their value depend on all their operands;
+// the builtin copy also adds to what its destination holds.
 //
 // Control dependencies come from the post-dominators of each function's
 // control-flow graph, built from the source: if/else chains, loops,
