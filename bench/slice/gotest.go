@@ -25,9 +25,10 @@ type failure struct {
 	Line    int
 }
 
-// checkLine matches the line a t.Error, t.Fatal or t.Log call prints:
-// "    x_test.go:12: message".
-var checkLine = regexp.MustCompile(`^\s+([\w.\-]+\.go):(\d+): `)
+// checkLine matches the line a t.Error, t.Fatal or t.Log call prints,
+// "    x_test.go:12: message", and the line gopkg.in/check.v1 prints
+// before a failed assertion's source, "x_test.go:12:".
+var checkLine = regexp.MustCompile(`^(?:\s+([\w.\-]+\.go):(\d+): |([\w.\-]+_test\.go):(\d+):\s*$)`)
 
 // parseTestJSON reads go test -json output; lines that are not JSON are
 // skipped.
@@ -54,8 +55,12 @@ func parseTestJSON(data []byte) testRun {
 			}
 			if m := checkLine.FindStringSubmatch(ev.Output); m != nil && ev.Test != "" {
 				if _, ok := first[k]; !ok {
-					n, _ := strconv.Atoi(m[2])
-					first[k] = failure{File: m[1], Line: n}
+					file, line := m[1], m[2]
+					if file == "" {
+						file, line = m[3], m[4]
+					}
+					n, _ := strconv.Atoi(line)
+					first[k] = failure{File: file, Line: n}
 				}
 			}
 		case "fail":

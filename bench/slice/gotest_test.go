@@ -28,6 +28,11 @@ func TestPick(t *testing.T) {
 			ev("output", "TestFast", `    b_test.go:9: no\n`, 0),
 			ev("fail", "TestFast", "", 0.01),
 		}, "TestFast b_test.go:9"},
+		{"gocheck", "gopkg.in/check.v1 names the failed assertion on a line of its own", []string{
+			ev("output", "Test", `FAIL: decode_test.go:100: S.TestX\n`, 0),
+			ev("output", "Test", `decode_test.go:140:\n`, 0),
+			ev("fail", "Test", "", 0.3),
+		}, "Test decode_test.go:140"},
 		{"no check", "a test that failed with no reported check (a panic) is not sliced", []string{
 			ev("output", "TestP", `panic: boom\n`, 0),
 			ev("fail", "TestP", "", 0.1),

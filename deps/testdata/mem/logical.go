@@ -40,4 +40,3 @@ func Spawn(a int) int {
 }
 
 func send(ch chan int, v int) { ch <- v }
-
