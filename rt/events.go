@@ -48,7 +48,7 @@ func Enter(site, key uint32, vals ...interface{}) *T {
 	if !sample(site) {
 		return t.muted
 	}
-	unclaimed := from == 0 && len(st.stack) == 0
+	unclaimed := from == 0 && st.empty()
 	mu.Lock()
 	g := w.goroutine()
 	if unclaimed {
@@ -455,7 +455,7 @@ func Started(site uint32, n uint64, call uint32) {
 	}
 	t := Cur()
 	st := gs()
-	st.stack = st.stack[:0]
+	st.reset()
 	if call > 0 {
 		st.push(pending{site: call - 1, spawn: true})
 	}

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -80,8 +81,35 @@ func gsSlow(g uintptr, h uint32) *gstate {
 	return s
 }
 
+// gmu orders the operations on goroutine states under -race: a
+// goroutine that reuses a dead one's descriptor inherits its state, with
+// no synchronization the race detector would see otherwise.
+var gmu sync.Mutex
+
+// reset empties the stack: a goroutine starts.
+func (s *gstate) reset() {
+	if raceMode {
+		gmu.Lock()
+		defer gmu.Unlock()
+	}
+	s.stack = s.stack[:0]
+}
+
+// empty reports whether no call site is pending.
+func (s *gstate) empty() bool {
+	if raceMode {
+		gmu.Lock()
+		defer gmu.Unlock()
+	}
+	return len(s.stack) == 0
+}
+
 // push adds a call site to the stack.
 func (s *gstate) push(p pending) {
+	if raceMode {
+		gmu.Lock()
+		defer gmu.Unlock()
+	}
 	if len(s.stack) >= maxStack {
 		n := copy(s.stack, s.stack[len(s.stack)/2:])
 		s.stack = s.stack[:n]
@@ -93,6 +121,10 @@ func (s *gstate) push(p pending) {
 // pending call site is unclaimed and calls key (or an unknown function),
 // the entry claims it and gets its site + 1; otherwise 0.
 func (s *gstate) claim(key uint32) uint64 {
+	if raceMode {
+		gmu.Lock()
+		defer gmu.Unlock()
+	}
 	n := len(s.stack)
 	if n == 0 {
 		return 0
@@ -113,6 +145,10 @@ func (s *gstate) claim(key uint32) uint64 {
 // pop removes the innermost pending call of site, and any above it (left
 // by a panic), and reports whether its call record was written.
 func (s *gstate) pop(site uint32) bool {
+	if raceMode {
+		gmu.Lock()
+		defer gmu.Unlock()
+	}
 	for i := len(s.stack) - 1; i >= 0; i-- {
 		if s.stack[i].site == site {
 			rec := s.stack[i].rec
