@@ -1,0 +1,3 @@
+module example.com/wordsum
+
+go 1.22
