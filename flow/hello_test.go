@@ -2,7 +2,6 @@ package flow_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -13,7 +12,6 @@ import (
 	"github.com/culprit-go/culprit/flow"
 	"github.com/culprit-go/culprit/internal/instrument"
 	"github.com/culprit-go/culprit/report"
-	"github.com/culprit-go/culprit/trace"
 )
 
 // hello is the real program nobody here wrote that docs/flow.md draws:
@@ -25,30 +23,14 @@ const hello = "golang.org/x/example/hello@v0.0.0-20250915201037-7f05d217867b"
 // docs/flow.md shows: the greeting from the format, the argument, the
 // runes reverse.String swapped and the flag's default.
 func TestHello(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs golang.org/x/example/hello instrumented")
-	}
 	src := moduleDir(t, hello)
 	dir := filepath.Join(t.TempDir(), "hello")
 	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	traceDir := t.TempDir()
-	var out bytes.Buffer
-	res, err := instrument.RunProgram(context.Background(), instrument.Program{
-		Config: instrument.Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents, TraceDir: traceDir,
-			CallLimit: -1, Inlinable: true, Stdout: &out, Stderr: &out},
-		Args: []string{"-r", "gopher"},
-	})
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("%v %+v\n%s", err, res, out.String())
-	}
-	if got := out.String(); got != "olleH, rehpog!\n" {
-		t.Errorf("hello -r gopher printed %q", got)
-	}
-	tr, err := trace.Open(traceDir)
-	if err != nil {
-		t.Fatal(err)
+	tr, out := recordProgram(t, dir, []string{"-r", "gopher"}, nil)
+	if out != "olleH, rehpog!\n" {
+		t.Errorf("hello -r gopher printed %q", out)
 	}
 	g, err := flow.Build(tr, flow.Options{Test: instrument.ProgramRun})
 	if err != nil {
@@ -87,6 +69,9 @@ func TestHello(t *testing.T) {
 // cannot be had.
 func moduleDir(t *testing.T, mod string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs a program instrumented")
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}

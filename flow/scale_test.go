@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -42,38 +43,44 @@ func wordsumInput(n int) string {
 // returns the execution-level graph of its run.
 func recordWordsum(tb testing.TB, lines int) *deps.Run {
 	tb.Helper()
-	if testing.Short() {
-		tb.Skip("builds and runs testdata/wordsum instrumented")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		tb.Skip("no go command")
-	}
 	dir, err := filepath.Abs(filepath.Join("testdata", "wordsum"))
 	if err != nil {
 		tb.Fatal(err)
+	}
+	tr, _ := recordProgram(tb, dir, nil, strings.NewReader(wordsumInput(lines)))
+	r, err := deps.Build(tr, deps.Options{Test: instrument.ProgramRun, Versions: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// recordProgram runs the main package in dir instrumented with every
+// event kind, with args and stdin, and returns its trace and what it
+// printed. It skips in -short mode and without the go command.
+func recordProgram(tb testing.TB, dir string, args []string, stdin io.Reader) (*trace.Trace, string) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("builds and runs a program instrumented")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		tb.Skip("no go command")
 	}
 	traceDir := tb.TempDir()
 	var out bytes.Buffer
 	res, err := instrument.RunProgram(context.Background(), instrument.Program{
 		Config: instrument.Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents, TraceDir: traceDir,
 			CallLimit: -1, Inlinable: true, Stdout: &out, Stderr: &out},
-		Stdin: strings.NewReader(wordsumInput(lines)),
+		Args: args, Stdin: stdin,
 	})
-	if err != nil {
-		tb.Fatalf("%v\n%s", err, out.String())
-	}
-	if res.ExitCode != 0 {
-		tb.Fatalf("wordsum exited with status %d:\n%s", res.ExitCode, out.String())
+	if err != nil || res.ExitCode != 0 {
+		tb.Fatalf("%s: %v %+v\n%s", dir, err, res, out.String())
 	}
 	tr, err := trace.Open(traceDir)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r, err := deps.Build(tr, deps.Options{Test: instrument.ProgramRun, Versions: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return r
+	return tr, out.String()
 }
 
 // TestScale draws wordsum's graph: several hundred nodes unfolded, folded by
