@@ -106,21 +106,56 @@ func Contrast(cs *Calls, opt Options) *Contracts {
 func mineFunction(f *Function, calls []*Call, opt Options) *Spec {
 	s := &Spec{Name: f.Name, File: f.File, Line: f.Line, Params: f.Params, Results: f.Results, Calls: len(calls), Pre: []string{}, Post: []string{}}
 	s.Types = types(f, calls)
-	for _, post := range []bool{false, true} {
-		m := newMiner(f, calls, post, opt)
-		if post && (!m.hasResult() || len(m.samples) == 0) {
+	post := newMiner(f, calls, true, opt)
+	pre, ok := post.prefix(calls)
+	if !ok {
+		pre = newMiner(f, calls, false, opt)
+	}
+	for _, m := range []*miner{pre, post} {
+		isPost := m == post
+		if isPost && (!m.hasResult() || len(m.samples) == 0) {
 			continue
 		}
 		facts := m.justified(m.survivors())
 		facts = reduce(m.vars, facts)
-		list := render(m.vars, facts, post)
-		if post {
+		list := render(m.vars, facts, isPost)
+		if isPost {
 			s.Post, s.Returned = list, len(m.samples)
 		} else {
 			s.Pre = list
 		}
 	}
 	return s
+}
+
+// prefix returns the miner of the preconditions as a view of m, the
+// postconditions' miner, when their samples are the same calls (every
+// call that did not panic returned) and no parameter changed (so the
+// parameters' variables are named alike and come first): the rows are
+// built once.
+func (m *miner) prefix(calls []*Call) (*miner, bool) {
+	if m.changed {
+		return nil, false
+	}
+	for _, c := range calls {
+		if !c.Panicked && !c.Returned {
+			return nil, false
+		}
+	}
+	k := 0
+	for k < len(m.vars) && !m.vars[k].result {
+		k++
+	}
+	for _, v := range m.vars[k:] {
+		if !v.result {
+			return nil, false
+		}
+	}
+	pre := &miner{vars: m.vars[:k:k], props: m.props, conf: m.conf, seed: m.seed, samples: make([][]cell, len(m.samples))}
+	for i, row := range m.samples {
+		pre.samples[i] = row[:k:k]
+	}
+	return pre, true
 }
 
 // types counts the dynamic types of the parameters and results.
@@ -211,6 +246,7 @@ type miner struct {
 	props   []*Expr
 	conf    float64
 	seed    maphash.Seed // of cell hashes
+	changed bool         // some parameter's part changed between entry and exit
 }
 
 // newMiner builds the samples of calls: entry values (pre) or entry
@@ -220,6 +256,7 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 	var changed map[string]bool
 	if post {
 		changed = changedParts(f, calls)
+		m.changed = len(changed) > 0
 	}
 	index := map[string]int{}
 	nm := names{}
