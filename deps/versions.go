@@ -406,11 +406,29 @@ func (b *builder) elemRead(fr *frame, x *ast.IndexExpr, name, coll string, in *i
 		b.edge(d, id, Data)
 	}
 	if in != nil && in.read != nil {
-		if v, ok := in.read[x.Pos()]; ok {
+		if v, ok := in.read[x.Pos()]; ok && !b.collValue(v, base) {
 			b.value(id, v)
 		}
 	}
 	return id
+}
+
+// collValue reports whether a value read where an element read starts is
+// the collection's own (a read of xs in xs[i] stands at the same
+// position): a reference of the type one of the collection's versions
+// held.
+func (b *builder) collValue(v trace.Value, coll []int) bool {
+	if v.Tag != trace.ValRef {
+		return false
+	}
+	for _, c := range coll {
+		for _, s := range b.g.Nodes[c].Values {
+			if strings.HasPrefix(s, v.Type+"(") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // elemDef names what an assigned operand defines in an execution-level

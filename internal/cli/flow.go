@@ -28,15 +28,19 @@ with the arguments after -- and culprit's standard input, and draws the
 graph of the program's output; its run is named "main" in the trace, its
 standard output and error are shown on standard error with -testout, a
 nonzero exit status in a note. The output: every value it printed (fmt.Print*,
-fmt.Fprint*, print, println, log.Print*), or with -return FUNC what FUNC
-returned, or with -var FILE:LINE:NAME the last version of a variable,
-or by default the test's failing check, traced back through every
-intermediate value to the inputs and constants it came from. Each
-assignment makes a new version of a variable (x@0, x@1); constants are
-leaves; elements and fields are named (xs[3], p.name); calls into code
-that is not instrumented are nodes (len(xs)); decisions are nodes, and
-what ran under them depends on them. With -trace DIR it reads an
-existing trace (recorded with -events all).
+fmt.Fprint*, print, println, log.Print*) or wrote to standard output
+(os.Stdout.Write, WriteString, a bufio.Writer over os.Stdout, io.Copy to
+it), or with -return FUNC what FUNC returned, or with -var FILE:LINE:NAME
+the last version of a variable, or by default the test's failing check,
+traced back through every intermediate value to the inputs and constants
+it came from. Each assignment makes a new version of a variable (x@0,
+x@1); constants are leaves; elements and fields are named (xs[3],
+p.name), also those a composite literal defines, and a literal used in
+place is named by its parts ([x, y], Point{x, y}); calls into code that
+is not instrumented are nodes (len(xs)); a program's inputs are named
+(os.Args[1], stdin line 3); decisions are nodes, and what ran under them
+depends on them. With -trace DIR it reads an existing trace (recorded
+with -events all).
 
 Formats (-format): text (each output with the inputs it depends on, one
 per line), dot, svg and png (Graphviz dot renders them; without it, DOT is
