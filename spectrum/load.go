@@ -72,7 +72,9 @@ func Load(dir string, opt Options) (*Spectra, error) {
 	}
 	for _, name := range d.Events {
 		ps := newProcState()
-		var onEvent func(trace.Event) error
+		// A nil onEvent would keep every stream record in memory: a
+		// trace recorded for richer kinds than ranked can hold millions.
+		onEvent := func(trace.Event) error { return nil }
 		if c.stream {
 			onEvent = func(e trace.Event) error { c.event(ps, e); return nil }
 		}
