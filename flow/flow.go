@@ -104,6 +104,17 @@ type Graph struct {
 	Notes   []string
 }
 
+// Node returns the node whose ID is id (Output.Node, Edge.From, Edge.To),
+// nil when the graph has none: Nodes is sorted by position, not by ID.
+func (g *Graph) Node(id int) *Node {
+	for _, n := range g.Nodes {
+		if n.ID == id {
+			return n
+		}
+	}
+	return nil
+}
+
 // ErrNoOutput is returned when the run has no output to draw.
 var ErrNoOutput = errors.New("the run printed nothing and its test did not fail: name an output with -return or -var")
 
@@ -584,7 +595,10 @@ func fold(nodes map[int]*Node, edges []Edge, outs []Output) (map[int]*Node, []Ed
 		}
 		sort.Slice(ns, func(i, j int) bool { return ns[i].ID < ns[j].ID })
 		first := ns[0]
-		lastV := ns[len(ns)-1].Version
+		minV, maxV := first.Version, first.Version
+		for _, n := range ns {
+			minV, maxV = min(minV, n.Version), max(maxV, n.Version)
+		}
 		var vals []string
 		seen := map[string]bool{}
 		for _, n := range ns {
@@ -601,8 +615,11 @@ func fold(nodes map[int]*Node, edges []Edge, outs []Output) (map[int]*Node, []Ed
 		}
 		first.Count = len(ns)
 		first.Values = vals
-		if strings.Contains(first.Name, "@") {
-			first.Name = fmt.Sprintf("%s..%d", first.Name, lastV)
+		if i := strings.LastIndexByte(first.Name, '@'); i >= 0 {
+			// Versions of one site need not come in order (a recursive
+			// function's frames number them in turn): their range.
+			first.Name = fmt.Sprintf("%s@%d..%d", first.Name[:i], minV, maxV)
+			first.Version = minV
 		} else if last := ns[len(ns)-1].Name; numbered(first.Name) && numbered(last) {
 			first.Name += ".." + last[strings.LastIndexByte(last, ' ')+1:] // "stdin line 1..3"
 		}

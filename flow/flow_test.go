@@ -171,3 +171,40 @@ func closure(n int, edges []Edge) [][]bool {
 	}
 	return r
 }
+
+func TestFoldRange(t *testing.T) {
+	// A recursive function's frames number one site's versions in turn:
+	// made in the order k@2, k@0, k@1, they fold into k@0..2.
+	r := synth(t, "k@2 <- 1", "k@0 <- k@2", "k@1 <- k@0", "<F() return value>@0 <- k@1")
+	for _, n := range r.Nodes {
+		if n.Var == "k" {
+			n.Line = 100
+		}
+	}
+	g, err := FromRun(r, Options{Return: "F"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, n := range g.Nodes {
+		names = append(names, n.Name)
+	}
+	if want := []string{"1", "<F() return value>@0", "k@0..2"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("nodes %q, want %q", names, want)
+	}
+}
+
+func TestGraphNode(t *testing.T) {
+	g, err := FromRun(synth(t, "x@0 <- 10", "<F() return value>@0 <- x@0"), Options{Return: "F"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range g.Outputs {
+		if n := g.Node(o.Node); n == nil || n.Name != o.Value {
+			t.Errorf("Node(%d) = %+v, want the output %s", o.Node, n, o.Value)
+		}
+	}
+	if n := g.Node(-1); n != nil {
+		t.Errorf("Node(-1) = %+v, want nil", n)
+	}
+}

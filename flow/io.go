@@ -27,8 +27,9 @@ var readKinds = map[string]string{
 	"ReadRune": "rune", "ReadByte": "byte",
 }
 
-// writeMethods are the methods that write their argument to a writer.
-var writeMethods = map[string]bool{"Write": true, "WriteString": true, "WriteByte": true, "WriteRune": true}
+// writeMethods are the methods that write their argument to a writer,
+// or encode it to one (json.Encoder, xml.Encoder, gob.Encoder).
+var writeMethods = map[string]bool{"Write": true, "WriteString": true, "WriteByte": true, "WriteRune": true, "Encode": true}
 
 // writeFuncs are the functions whose first argument is the writer they
 // write to.
@@ -144,9 +145,16 @@ func (s *streams) copiedValues(id int) []string {
 // output or error: a Write, WriteString, WriteByte or WriteRune method of
 // os.Stdout, os.Stderr or a writer made over them (bufio.NewWriter(os.Stdout)),
 // or io.Copy, io.WriteString and friends to one.
+//
+// n is a call statement ("<w.Write()>") or a call whose results are used
+// ("w.Write(b)" in "if _, err := w.Write(b); err != nil").
 func (s *streams) isOutput(n *deps.Node) bool {
-	callee, ok := strings.CutSuffix(strings.TrimPrefix(n.Var, "<"), "()>")
-	if !ok || !strings.HasPrefix(n.Var, "<") {
+	var callee string
+	if n.Call {
+		callee, _, _ = strings.Cut(n.Var, "(")
+	} else if c, ok := strings.CutSuffix(n.Var, "()>"); ok && strings.HasPrefix(c, "<") {
+		callee = c[1:]
+	} else {
 		return false
 	}
 	var w string

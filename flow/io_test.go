@@ -70,6 +70,9 @@ func TestStreams(t *testing.T) {
 			"w@0 <- bufio.NewWriter(os.Stdout)@0", "<w.WriteString()>@0 <- w@0, 7",
 			"b@0 <- bytes.NewBuffer(x@0)@0", "<b.WriteString()>@0 <- b@0, 8",
 		}, []string{"7", "bufio.NewWriter(os.Stdout)@0"}, 1, false},
+		{"encode", "a call whose error is checked writes output too: an Encode of an encoder over os.Stdout", []string{
+			"j@0 <- json.NewEncoder(os.Stdout)@0", "j.Encode(v)@0 <- j@0, 9", "err@0 <- j.Encode(v)@0",
+		}, []string{"9", "json.NewEncoder(os.Stdout)@0"}, 1, false},
 		{"stdout", "os.Stdout.Write and io.Copy to os.Stdout write output", []string{
 			"<os.Stdout.Write()>@0 <- 5", "<io.Copy()>@0 <- r@0",
 		}, []string{"5"}, 2, true},
