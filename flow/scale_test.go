@@ -47,7 +47,7 @@ func recordWordsum(tb testing.TB, lines int) *deps.Run {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tr, _ := recordProgram(tb, dir, nil, strings.NewReader(wordsumInput(lines)))
+	tr, _ := recordProgram(tb, dir, ".", nil, strings.NewReader(wordsumInput(lines)))
 	r, err := deps.Build(tr, deps.Options{Test: instrument.ProgramRun, Versions: true})
 	if err != nil {
 		tb.Fatal(err)
@@ -55,10 +55,11 @@ func recordWordsum(tb testing.TB, lines int) *deps.Run {
 	return r
 }
 
-// recordProgram runs the main package in dir instrumented with every
-// event kind, with args and stdin, and returns its trace and what it
-// printed. It skips in -short mode and without the go command.
-func recordProgram(tb testing.TB, dir string, args []string, stdin io.Reader) (*trace.Trace, string) {
+// recordProgram runs the main package pkg of the module in dir
+// instrumented with every event kind, with args and stdin, and returns
+// its trace and what it printed. It skips in -short mode and without the
+// go command.
+func recordProgram(tb testing.TB, dir, pkg string, args []string, stdin io.Reader) (*trace.Trace, string) {
 	tb.Helper()
 	if testing.Short() {
 		tb.Skip("builds and runs a program instrumented")
@@ -69,7 +70,7 @@ func recordProgram(tb testing.TB, dir string, args []string, stdin io.Reader) (*
 	traceDir := tb.TempDir()
 	var out bytes.Buffer
 	res, err := instrument.RunProgram(context.Background(), instrument.Program{
-		Config: instrument.Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents, TraceDir: traceDir,
+		Config: instrument.Config{Dir: dir, Packages: []string{pkg}, Events: trace.AllEvents, TraceDir: traceDir,
 			CallLimit: -1, Inlinable: true, Stdout: &out, Stderr: &out},
 		Args: args, Stdin: stdin,
 	})
