@@ -188,6 +188,9 @@ func (p *process) event(e trace.Event) {
 		f := p.c.function(e.Site)
 		fr := frame{site: e.Site, f: f, call: -1}
 		if f != nil {
+			if len(f.Calls) >= MaxDeepCalls {
+				e.Values = shallow(e.Values)
+			}
 			call := Call{Args: e.Values}
 			if e.From >= 0 && e.From < len(p.c.sites.Sites) {
 				s := p.c.sites.Sites[e.From]
@@ -216,6 +219,9 @@ func (p *process) event(e trace.Event) {
 				p.c.panicked++
 			} else {
 				call.Returned = true
+				if fr.call >= MaxDeepCalls {
+					e.Values = shallow(e.Values)
+				}
 				call.Results = e.Values
 				// An exit may record the parameters' final values
 				// after the results.
@@ -234,6 +240,31 @@ func (p *process) event(e trace.Event) {
 			g.panicking = false
 		}
 	}
+}
+
+// MaxDeepCalls is how many calls of one function keep the parts of their
+// values (fields, elements, pointees): later calls keep the values
+// themselves (and errors' messages), so that a trace of many calls of
+// functions over large structures fits in memory. Invariants over parts
+// are learned from the first MaxDeepCalls calls; check finds those parts
+// absent in later calls (not applicable, not violated).
+const MaxDeepCalls = 1000
+
+// shallow returns vs without their parts (keeping errors' messages).
+func shallow(vs []trace.Value) []trace.Value {
+	deep := false
+	for _, v := range vs {
+		deep = deep || v.Deep
+	}
+	if !deep {
+		return vs
+	}
+	out := make([]trace.Value, len(vs))
+	for i, v := range vs {
+		v.Fields, v.Elems, v.Deep = nil, nil, false
+		out[i] = v
+	}
+	return out
 }
 
 // finish attributes the process's calls to their tests.

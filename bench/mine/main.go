@@ -12,6 +12,11 @@
 // Usage:
 //
 //	go run ./bench/mine [-modules a,b] [-work DIR] [-culprit BIN] [-timeout D] [-markdown]
+//	go run ./bench/mine -infer -work DIR [-modules a,b] [-markdown]
+//
+// With -infer it runs nothing: it reads the traces an earlier run left in
+// DIR and times the inference again (after a change to the invariant
+// package).
 package main
 
 import (
@@ -22,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/culprit-go/culprit/bench/internal/proof"
@@ -33,8 +39,15 @@ func main() {
 	bin := flag.String("culprit", "", "the culprit binary (default: built from this checkout)")
 	timeout := flag.Duration("timeout", 5*time.Minute, "time limit of one go test or culprit mine run")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
+	infer := flag.Bool("infer", false, "only read the traces an earlier run left in -work and time the inference")
 	flag.Parse()
-	if err := run(*mods, *work, *bin, *timeout, *markdown); err != nil {
+	var err error
+	if *infer {
+		err = reinfer(*mods, *work, *markdown)
+	} else {
+		err = run(*mods, *work, *bin, *timeout, *markdown)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "mine:", err)
 		os.Exit(1)
 	}
@@ -73,6 +86,26 @@ func run(mods, work, bin string, timeout time.Duration, markdown bool) error {
 		fmt.Fprintf(os.Stderr, "%s: %d calls, %d invariants, %.1fs plain, %.1fs mine %s\n", r.Module, r.Calls, r.Invariants, r.Plain, r.Mine, r.Err)
 	}
 	fmt.Printf("%s, %s/%s, %d CPUs, %s; %s\n\n", time.Now().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), time.Since(start).Round(time.Second))
+	table(os.Stdout, results, markdown)
+	return nil
+}
+
+// reinfer times the inference on the traces an earlier run left in work.
+func reinfer(mods, work string, markdown bool) error {
+	if work == "" {
+		return fmt.Errorf("-infer needs the -work directory of an earlier run")
+	}
+	var results []*result
+	for _, m := range proof.Select(mods) {
+		dirs, _ := filepath.Glob(filepath.Join(work, strings.NewReplacer("/", "_", "@", "_").Replace(m.Path)+"_*", ".culprit"))
+		if len(dirs) == 0 {
+			continue
+		}
+		r := &result{Module: m.Path, Version: strings.TrimPrefix(filepath.Base(filepath.Dir(dirs[0])), strings.NewReplacer("/", "_").Replace(m.Path)+"_")}
+		infer(r, dirs[0])
+		results = append(results, r)
+	}
+	fmt.Printf("%s, %s/%s, %d CPUs, %s; inference only\n\n", time.Now().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 	table(os.Stdout, results, markdown)
 	return nil
 }

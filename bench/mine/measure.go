@@ -27,6 +27,7 @@ type result struct {
 	Mine            float64 // seconds of culprit mine: instrument, build, run, mine
 	Load            float64 // seconds reading the trace (in-process)
 	Infer           float64 // seconds of invariant.Mine (in-process)
+	InferCPU        float64 // CPU seconds of invariant.Mine
 	PlainExit       int
 	MineExit        int
 	Err             string
@@ -54,6 +55,13 @@ func measure(ctx context.Context, work, bin string, m proof.Module, timeout time
 	if r.MineExit != 0 && r.MineExit != 1 {
 		r.Err = fmt.Sprintf("culprit mine exit %d: %s", r.MineExit, lastLines(out, 3))
 	}
+	infer(r, traceDir)
+	return r
+}
+
+// infer reads the trace in traceDir and mines it, timing both and
+// counting the calls and invariants.
+func infer(r *result, traceDir string) {
 	t0 := time.Now()
 	cs, err := invariant.Load(traceDir, invariant.CollectOptions{})
 	r.Load = time.Since(t0).Seconds()
@@ -61,7 +69,7 @@ func measure(ctx context.Context, work, bin string, m proof.Module, timeout time
 		if r.Err == "" {
 			r.Err = err.Error()
 		}
-		return r
+		return
 	}
 	for _, f := range cs.Functions {
 		r.Functions++
@@ -72,16 +80,15 @@ func measure(ctx context.Context, work, bin string, m proof.Module, timeout time
 			}
 		}
 	}
-	t0 = time.Now()
+	t0, cpu0 := time.Now(), cpuTime()
 	c := invariant.Mine(cs, invariant.Options{})
-	r.Infer = time.Since(t0).Seconds()
+	r.Infer, r.InferCPU = time.Since(t0).Seconds(), (cpuTime() - cpu0).Seconds()
 	for _, s := range c.Functions {
 		if n := len(s.Pre) + len(s.Post); n > 0 {
 			r.Specs++
 			r.Invariants += n
 		}
 	}
-	return r
 }
 
 // timed runs name with args in dir and returns its wall time in seconds,
@@ -116,7 +123,7 @@ func lastLines(b []byte, n int) string {
 
 // table prints the results, then the totals.
 func table(w io.Writer, results []*result, markdown bool) {
-	rows := [][]string{{"module", "functions", "calls", "returned", "with invariants", "invariants", "go test s", "culprit mine s", "ratio", "read trace s", "infer s", "records/s", "exit plain/mine"}}
+	rows := [][]string{{"module", "functions", "calls", "returned", "with invariants", "invariants", "go test s", "culprit mine s", "ratio", "read trace s", "infer s", "infer CPU s", "records/CPU s", "exit plain/mine"}}
 	var tot result
 	for _, r := range results {
 		if r.Err != "" && r.Calls == 0 {
@@ -124,7 +131,7 @@ func table(w io.Writer, results []*result, markdown bool) {
 			continue
 		}
 		rows = append(rows, []string{r.Module + "@" + r.Version, fmt.Sprint(r.Functions), fmt.Sprint(r.Calls), fmt.Sprint(r.Returned), fmt.Sprint(r.Specs), fmt.Sprint(r.Invariants),
-			fmt.Sprintf("%.1f", r.Plain), fmt.Sprintf("%.1f", r.Mine), ratio(r.Mine, r.Plain), fmt.Sprintf("%.2f", r.Load), fmt.Sprintf("%.2f", r.Infer), rate(r.Calls+r.Returned, r.Infer),
+			fmt.Sprintf("%.1f", r.Plain), fmt.Sprintf("%.1f", r.Mine), ratio(r.Mine, r.Plain), fmt.Sprintf("%.2f", r.Load), fmt.Sprintf("%.2f", r.Infer), fmt.Sprintf("%.2f", r.InferCPU), rate(r.Calls+r.Returned, r.InferCPU),
 			fmt.Sprintf("%d/%d", r.PlainExit, r.MineExit)})
 		tot.Functions += r.Functions
 		tot.Calls += r.Calls
@@ -135,9 +142,10 @@ func table(w io.Writer, results []*result, markdown bool) {
 		tot.Mine += r.Mine
 		tot.Load += r.Load
 		tot.Infer += r.Infer
+		tot.InferCPU += r.InferCPU
 	}
 	rows = append(rows, []string{"total", fmt.Sprint(tot.Functions), fmt.Sprint(tot.Calls), fmt.Sprint(tot.Returned), fmt.Sprint(tot.Specs), fmt.Sprint(tot.Invariants),
-		fmt.Sprintf("%.1f", tot.Plain), fmt.Sprintf("%.1f", tot.Mine), ratio(tot.Mine, tot.Plain), fmt.Sprintf("%.2f", tot.Load), fmt.Sprintf("%.2f", tot.Infer), rate(tot.Calls+tot.Returned, tot.Infer), ""})
+		fmt.Sprintf("%.1f", tot.Plain), fmt.Sprintf("%.1f", tot.Mine), ratio(tot.Mine, tot.Plain), fmt.Sprintf("%.2f", tot.Load), fmt.Sprintf("%.2f", tot.Infer), fmt.Sprintf("%.2f", tot.InferCPU), rate(tot.Calls+tot.Returned, tot.InferCPU), ""})
 	if markdown {
 		for i, row := range rows {
 			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
