@@ -137,7 +137,15 @@ func (w *writer) reflectValue(v reflect.Value) {
 		w.byte(8)
 		w.uv(id)
 		switch v.Kind() {
-		case reflect.Map, reflect.Slice, reflect.Chan:
+		case reflect.Map:
+			// A map's length is read from the map, which other goroutines
+			// may write: under -race, not read (0).
+			if raceMode {
+				w.uv(0)
+			} else {
+				w.uv(uint64(v.Len()))
+			}
+		case reflect.Slice, reflect.Chan:
 			w.uv(uint64(v.Len()))
 		default:
 			w.uv(0)
@@ -185,7 +193,7 @@ func (w *writer) deepValue(v interface{}) {
 		}
 	}
 	budget := maxNodes
-	w.deep(reflect.ValueOf(x), 0, 0, &budget)
+	w.deep(reflect.ValueOf(x), 0, 0, false, &budget)
 }
 
 // errorText returns e.Error() when e's dynamic type is declared in the
@@ -238,7 +246,18 @@ func firstElem(path string) string {
 
 // deep encodes v, following its parts while depth, derefs and the budget
 // allow, and as value does past them.
-func (w *writer) deep(v reflect.Value, depth, derefs int, budget *int) {
+//
+// shared tells that v lies in memory the program shares (reached through
+// a pointer or a slice), not in the copy the call made: other goroutines
+// may write it meanwhile, under locks rt does not take. There rt reads
+// numbers, bools and pointers (one machine word each, never torn), and a
+// string's first 64 bytes and the first elements of a slice of numbers (a
+// torn header can only make those reads overrun, by a bounded amount); an
+// interface there, or a slice of anything else, is recorded by its static
+// type and nil-ness or length, since its words could be read torn (a type
+// word with another value's data). Under -race nothing shared is read at
+// all: the detector would report the reads.
+func (w *writer) deep(v reflect.Value, depth, derefs int, shared bool, budget *int) {
 	*budget--
 	if *budget < 0 {
 		w.reflectValue(v)
@@ -246,21 +265,25 @@ func (w *writer) deep(v reflect.Value, depth, derefs int, budget *int) {
 	}
 	switch v.Kind() {
 	case reflect.Pointer:
-		if v.IsNil() || derefs >= maxDerefs {
+		if v.IsNil() || derefs >= maxDerefs || raceMode {
 			w.reflectValue(v)
 			return
 		}
 		w.byte(10)
 		w.uv(typ(v.Type()))
-		w.deep(v.Elem(), depth, derefs+1, budget)
+		w.deep(v.Elem(), depth, derefs+1, true, budget)
 	case reflect.Interface:
 		if v.IsNil() {
 			w.byte(1)
 			return
 		}
-		w.deep(v.Elem(), depth, derefs, budget)
+		if shared {
+			w.reflectValue(v)
+			return
+		}
+		w.deep(v.Elem(), depth, derefs, shared, budget)
 	case reflect.Slice, reflect.Array:
-		if (v.Kind() == reflect.Slice && v.IsNil()) || depth >= maxDepth {
+		if (v.Kind() == reflect.Slice && (v.IsNil() || raceMode || shared && !wordKind(v.Type().Elem().Kind()))) || depth >= maxDepth {
 			w.reflectValue(v)
 			return
 		}
@@ -274,8 +297,9 @@ func (w *writer) deep(v reflect.Value, depth, derefs int, budget *int) {
 		w.uv(uint64(n))
 		n = minInt(n, maxElems)
 		w.uv(uint64(n))
+		elemShared := shared || v.Kind() == reflect.Slice
 		for i := 0; i < n; i++ {
-			w.deep(v.Index(i), depth+1, derefs, budget)
+			w.deep(v.Index(i), depth+1, derefs, elemShared, budget)
 		}
 	case reflect.Struct:
 		if depth >= maxDepth {
@@ -287,7 +311,7 @@ func (w *writer) deep(v reflect.Value, depth, derefs int, budget *int) {
 		n := minInt(v.NumField(), maxFields)
 		w.uv(uint64(n))
 		for i := 0; i < n; i++ {
-			w.deep(v.Field(i), depth+1, derefs, budget)
+			w.deep(v.Field(i), depth+1, derefs, shared, budget)
 		}
 	default:
 		w.reflectValue(v)
@@ -301,4 +325,16 @@ func minInt(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// wordKind reports whether values of kind k are numbers or bools: one
+// machine word or less, nothing to follow.
+func wordKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
 }
