@@ -6,7 +6,9 @@
 // A Spectra is a matrix of runs by events. It comes from a trace
 // (FromTrace, Load: one run per leaf test, see FromTrace for the rules) or
 // from a Builder, for Go code that labels its own runs as passing or
-// failing, as the statistical debugger of the seed chapter does.
+// failing, as the statistical debugger of the seed chapter does
+// (Builder.Collect runs a function with a Collector and labels the run by
+// its error or panic).
 //
 // Events are of several kinds (Kind): statements executed, branch
 // outcomes, functions entered, values assigned and seen at a function's
