@@ -479,3 +479,26 @@ func TestInstrumentWidening(t *testing.T) {
 		}
 	}
 }
+
+// TestHazardsRace runs the hazards under the race detector with every
+// event kind: the runtime must add no race the program does not have (it
+// reads shared memory in deep values, and goroutine states move between
+// goroutines that reuse a descriptor).
+func TestHazardsRace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with -race")
+	}
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("-race needs cgo")
+	}
+	dir, _ := filepath.Abs("testdata/hazards")
+	var out bytes.Buffer
+	res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents,
+		TraceDir: t.TempDir(), GoFlags: []string{"-race"}, Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 {
+		t.Errorf("exit %d under -race:\n%s", res.ExitCode, out.Bytes())
+	}
+}

@@ -16,6 +16,7 @@ func check(t *testing.T, what string, got, want any) {
 func TestHazards(t *testing.T) {
 	a, b, c := EvalOrder()
 	check(t, "EvalOrder", fmt.Sprint(a, b, c), "5 14 8")
+	check(t, "SharedWrites", SharedWrites(), 1200)
 	calls := 0
 	check(t, "Short", Short(&calls), true)
 	check(t, "Short calls", calls, 2)
