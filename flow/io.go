@@ -43,7 +43,9 @@ type streams struct {
 	// environment to their names: "stdin line 3" for the third line a
 	// scanner or reader over standard input returned, "stdin" for
 	// io.ReadAll(os.Stdin); "" keeps the node's own name
-	// ("bufio.NewScanner(os.Stdin)@0", "len(os.Args)@0").
+	// ("bufio.NewScanner(os.Stdin)@0", "len(os.Args)@0": calls that read
+	// nothing the run computed and name the streams, the arguments or
+	// the environment).
 	inputs map[int]string
 	// values are the values of reads the trace did not record, taken
 	// from the variable each was copied into.
@@ -73,8 +75,11 @@ func newStreams(g *deps.Graph) *streams {
 		case n.Var == "io.ReadAll(os.Stdin)" || n.Var == "ioutil.ReadAll(os.Stdin)":
 			s.inputs[n.ID] = "stdin"
 			continue
-		case strings.Contains(n.Var, "os.Stdin") || strings.Contains(n.Var, "os.Args") ||
-			strings.HasPrefix(n.Var, "flag.Arg") || strings.HasPrefix(n.Var, "os.Getenv("):
+		case len(g.In(n.ID)) == 0 && (strings.Contains(n.Var, "os.Stdin") || strings.Contains(n.Var, "os.Args") ||
+			strings.HasPrefix(n.Var, "flag.Arg") || strings.HasPrefix(n.Var, "os.Getenv(")):
+			// A call reading nothing the run computed: what it returns
+			// comes from the environment (strconv.Atoi(os.Args[1]) is
+			// computed from the input os.Args[1], and stays a call).
 			s.inputs[n.ID] = ""
 			continue
 		}

@@ -73,6 +73,9 @@ func TestStreams(t *testing.T) {
 		{"encode", "a call whose error is checked writes output too: an Encode of an encoder over os.Stdout", []string{
 			"j@0 <- json.NewEncoder(os.Stdout)@0", "j.Encode(v)@0 <- j@0, 9", "err@0 <- j.Encode(v)@0",
 		}, []string{"9", "json.NewEncoder(os.Stdout)@0"}, 1, false},
+		{"args", "a call computed from an argument is a call, the argument the input", []string{
+			"strconv.Atoi(os.Args[1])@0 <- os.Args[1]@0", "n@0 <- strconv.Atoi(os.Args[1])@0", "<fmt.Println()>@0 <- n@0, len(os.Args)@0",
+		}, []string{"len(os.Args)@0", "os.Args[1]@0"}, 1, false},
 		{"stdout", "os.Stdout.Write and io.Copy to os.Stdout write output", []string{
 			"<os.Stdout.Write()>@0 <- 5", "<io.Copy()>@0 <- r@0",
 		}, []string{"5"}, 2, true},
