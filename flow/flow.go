@@ -458,12 +458,14 @@ func foldDecisions(g *deps.Graph, keep map[int]bool, edges []Edge) (map[int]bool
 	return nk, dedupe(res)
 }
 
-// focus keeps the nodes on paths from the nodes named to the outputs.
+// focus keeps the nodes on paths from the nodes named to the outputs: a
+// variable ("x"), a version ("x@2", "stdin line 3") or, as a folded node
+// shows them, a range of versions ("x@1..4", "stdin line 1..3").
 func (s *streams) focus(keep map[int]bool, edges []Edge, outs []int, nm string) (map[int]bool, []Edge, error) {
 	var from []int
 	for id := range keep {
 		n := s.g.Nodes[id]
-		if n.Var == nm || s.name(n) == nm {
+		if n.Var == nm || s.name(n) == nm || inRange(s.name(n), nm) {
 			from = append(from, id)
 		}
 	}
@@ -642,4 +644,23 @@ func numbered(name string) bool {
 	i := strings.LastIndexByte(name, ' ')
 	_, err := strconv.Atoi(name[i+1:])
 	return i > 0 && err == nil
+}
+
+// inRange reports whether name ("x@3", "stdin line 3") is one of the
+// range of versions a folded node's name r shows ("x@1..4", "stdin line
+// 1..3").
+func inRange(name, r string) bool {
+	lo, hi, ok := strings.Cut(r, "..")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexAny(lo, "@ ")
+	j := strings.LastIndexAny(name, "@ ")
+	if i < 0 || j < 0 || lo[:i+1] != name[:j+1] {
+		return false
+	}
+	a, err1 := strconv.Atoi(lo[i+1:])
+	b, err2 := strconv.Atoi(hi)
+	v, err3 := strconv.Atoi(name[j+1:])
+	return err1 == nil && err2 == nil && err3 == nil && a <= v && v <= b
 }

@@ -70,6 +70,7 @@ func TestFromRun(t *testing.T) {
 		{"max no-cond", "decisions folded away: what they read reaches what they controlled", max, Options{Return: "F", NoCond: true}, []string{"3", "4"}, 5, 0},
 		{"depth", "one edge from the output", versions, Options{Return: "F", Depth: 1}, []string{"1", "10", "11"}, 1, 0},
 		{"focus", "paths from y to the output", versions, Options{Return: "F", Focus: "y"}, []string{"1", "10", "11"}, 3, 0},
+		{"focus range", "paths from y@1, named as a folded node shows it", versions, Options{Return: "F", Focus: "y@1..1"}, []string{"1", "10", "11"}, 2, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -206,5 +207,25 @@ func TestGraphNode(t *testing.T) {
 	}
 	if n := g.Node(-1); n != nil {
 		t.Errorf("Node(-1) = %+v, want nil", n)
+	}
+}
+
+func TestInRange(t *testing.T) {
+	cases := []struct {
+		name, r string
+		want    bool
+	}{
+		{"x@3", "x@1..4", true},
+		{"x@5", "x@1..4", false},
+		{"y@3", "x@1..4", false},
+		{"stdin line 2", "stdin line 1..3", true},
+		{"stdin line 4", "stdin line 1..3", false},
+		{"stdin rune 2", "stdin line 1..3", false},
+		{"x@3", "x@3", false}, // not a range: matched by name
+	}
+	for _, tc := range cases {
+		if got := inRange(tc.name, tc.r); got != tc.want {
+			t.Errorf("inRange(%q, %q) = %v, want %v", tc.name, tc.r, got, tc.want)
+		}
 	}
 }

@@ -68,7 +68,7 @@ func runFlow(e *env, args []string) int {
 	reduce := fs.Bool("reduce", false, "apply transitive reduction (removes information: implied edges disappear)")
 	unfold := fs.Bool("unfold", false, "keep the versions a loop makes at one site apart")
 	depth := fs.Int("depth", 0, "keep the nodes at most `N` edges from an output")
-	focus := fs.String("focus", "", "keep the paths from the values named `NAME` (x or x@2) to the outputs")
+	focus := fs.String("focus", "", "keep the paths from the values named `NAME` (x, x@2, x@1..4, stdin line 3) to the outputs")
 	testOut := fs.Bool("testout", false, "show go test's output (or the program's) on standard error")
 	wf := addWebFlags(fs)
 	fs.Usage = func() {
