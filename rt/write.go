@@ -65,6 +65,12 @@ func (w *writer) flush() {
 		w.buf = w.buf[:0]
 		return
 	}
+	if w.f == nil && listing() {
+		// go test -list (or a shard's listing run): no test runs, the
+		// trace gets no file.
+		w.buf = w.buf[:0]
+		return
+	}
 	if w.f == nil {
 		name := strings.NewReplacer("/", "_", "\\", "_", ":", "_").Replace(module)
 		path := filepath.Join(traceDir, "events-"+name+"-"+strconv.Itoa(os.Getpid()))
@@ -92,6 +98,12 @@ func (w *writer) flush() {
 }
 
 var startTime = time.Now().UnixNano()
+
+// listing reports whether the test binary only lists its tests (-test.list).
+func listing() bool {
+	f := flag.Lookup("test.list")
+	return f != nil && f.Value.String() != ""
+}
 
 // goroutine returns a small number for the running goroutine.
 func (w *writer) goroutine() uint64 {
