@@ -521,8 +521,7 @@ func (s *Server) flowPage(w http.ResponseWriter, r *http.Request) {
 		body.Graph = "/graph?of=flow"
 		for _, o := range s.flow.Outputs {
 			fo := flowOutput{Value: o.Value, Values: strings.Join(o.Values, ", "), DependsOn: o.DependsOn}
-			if o.Node >= 0 && o.Node < len(s.flow.Nodes) {
-				n := s.flow.Nodes[o.Node]
+			if n := s.flow.Node(o.Node); n != nil {
 				k := lineKey{s.rel(n.File), n.Line}
 				fo.Pos, fo.Link = k.String(), sourceURL(k)
 			}
