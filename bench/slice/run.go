@@ -208,8 +208,8 @@ func (b *bench) slice(ctx context.Context, dir, run string, fail failure, res *r
 	tctx, cancel := context.WithTimeout(ctx, 3*b.timeout)
 	defer cancel()
 	// -testout -- -json: go test's -json output on standard error, for
-	// the test binary's run time.
-	cmd := exec.CommandContext(tctx, b.culprit, "slice", "-run", run, "-test", fail.Test, "-format", "json", "-testout", res.Package, "--", "-json")
+	// the test binary's run time; -vet=off as in the plain runs.
+	cmd := exec.CommandContext(tctx, b.culprit, "slice", "-run", run, "-test", fail.Test, "-format", "json", "-testout", res.Package, "--", "-json", "-vet=off")
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
