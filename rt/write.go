@@ -83,7 +83,7 @@ func (w *writer) flush() {
 		w.f = f
 		var h writer
 		h.buf = append(h.buf, "CPEVENTS"...)
-		h.uv(3) // trace.Version
+		h.uv(4) // trace.Version
 		h.str(module)
 		h.uv(uint64(os.Getpid()))
 		h.uv(uint64(numSites))
