@@ -220,13 +220,18 @@ func (p *process) event(e trace.Event) {
 			} else {
 				call.Returned = true
 				if fr.call >= MaxDeepCalls {
-					e.Values = shallow(e.Values)
+					e.Values, e.Final = shallow(e.Values), shallow(e.Final)
 				}
 				call.Results = e.Values
 				// An exit may record the parameters' final values
-				// after the results.
-				if n := len(fr.f.Results); len(fr.f.Params) > 0 && len(e.Values) == n+len(fr.f.Params) {
-					call.Results, call.Final = e.Values[:n:n], e.Values[n:]
+				// after the results (trace.Dir splits them off; a trace
+				// read otherwise has them in Values).
+				final := e.Final
+				if n := len(fr.f.Results); final == nil && len(e.Values) > n {
+					call.Results, final = e.Values[:n:n], e.Values[n:]
+				}
+				if len(final) == len(fr.f.Params) && len(final) > 0 {
+					call.Final = final
 				}
 			}
 		}

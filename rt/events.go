@@ -2,6 +2,9 @@ package rt
 
 import (
 	"reflect"
+	"runtime"
+	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -63,19 +66,122 @@ func Enter(site, key uint32, vals ...interface{}) *T {
 	return t
 }
 
-// Exit records the exit of function site with its result values; it runs
-// deferred.
+// Exit records the exit of function site with its result values, then
+// (when the function has parameters) the receiver's and parameters' final
+// values; it runs deferred. A function left by a panic gets a 'J' record.
 func (t *T) Exit(site uint32, vals ...interface{}) {
-	vals = hideAll(&vals)
-	if t.mute || traceDir == "" {
+	if !t.mute {
+		t.exit(site, &vals)
+	}
+}
+
+//go:noinline
+func (t *T) exit(site uint32, vals *[]interface{}) {
+	if traceDir == "" {
 		return
 	}
+	tag := byte('X')
+	if exitPanicking() {
+		tag = 'J'
+	}
 	mu.Lock()
-	w.encode(true, vals...)
-	w.head('X', t, w.goroutine(), site)
+	w.encode(true, hideAll(vals)...)
+	w.head(tag, t, w.goroutine(), site)
 	w.scratch()
 	w.maybeFlush()
 	mu.Unlock()
+}
+
+// exitPanicking reports whether the deferred exit of the caller's caller
+// runs because of a panic: whether runtime.gopanic called it, directly (a
+// deferred method value) or through the function literal the
+// instrumenter defers. A function that returns normally while a panic
+// unwinds further up (in a deferred function) is not panicking.
+func exitPanicking() bool {
+	var pcs [8]uintptr
+	n := runtime.Callers(3, pcs[:]) // above Callers, exitPanicking and exit
+	lit := false
+	for _, pc := range pcs[:n] {
+		switch pcClass(pc) {
+		case pcPanic:
+			return true
+		case pcRT:
+			// Exit itself, called by a deferred method value.
+		case pcLit:
+			if lit {
+				return false
+			}
+			lit = true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// Classes of program counters, for exitPanicking.
+const (
+	pcOther = iota + 1
+	pcPanic // in runtime.gopanic
+	pcRT    // in rt
+	pcLit   // in a function literal (rt's functions inlined into it aside)
+)
+
+var (
+	exitMu    sync.Mutex
+	exitClass = map[uintptr]uint8{} // guarded by exitMu
+)
+
+// pcClass classifies pc by the outermost function at it, once per pc, so
+// that a recorded exit allocates nothing after the first of its kind.
+func pcClass(pc uintptr) uint8 {
+	exitMu.Lock()
+	c, ok := exitClass[pc]
+	exitMu.Unlock()
+	if ok {
+		return c
+	}
+	frames := runtime.CallersFrames([]uintptr{pc})
+	var name string
+	for {
+		f, more := frames.Next()
+		name = f.Function
+		if !more {
+			break
+		}
+	}
+	switch {
+	case name == "runtime.gopanic":
+		c = pcPanic
+	case strings.HasPrefix(name, rtPkg):
+		c = pcRT
+	case isFuncLit(name):
+		c = pcLit
+	default:
+		c = pcOther
+	}
+	exitMu.Lock()
+	exitClass[pc] = c
+	exitMu.Unlock()
+	return c
+}
+
+// rtPkg prefixes the names of rt's functions, as the runtime reports them.
+var rtPkg = reflect.TypeOf(T{}).PkgPath() + "."
+
+// isFuncLit reports whether a function name is a function literal's
+// (pkg.F.func1, pkg.F.func1.2).
+func isFuncLit(name string) bool {
+	i := strings.LastIndex(name, ".func")
+	if i < 0 {
+		return false
+	}
+	for _, c := range name[i+len(".func"):] {
+		if (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // head writes a stream record's tag, test, goroutine and site.

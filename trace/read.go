@@ -88,9 +88,31 @@ func (d *Dir) ReadFile(name string, onEvent func(Event) error) (*Process, error)
 		return nil, err
 	}
 	defer f.Close()
-	p, err := ReadEvents(bufio.NewReaderSize(f, 1<<16), onEvent)
+	results := make([]int, len(d.Sites.Sites)) // results+1 of each function site, 0: not yet known
+	split := func(e *Event) {
+		if e.Tag != TagExit || e.Site < 0 || e.Site >= len(results) {
+			return
+		}
+		if results[e.Site] == 0 {
+			results[e.Site] = len(d.Sites.Sites[e.Site].Results()) + 1
+		}
+		if n := results[e.Site] - 1; len(e.Values) > n {
+			e.Values, e.Final = e.Values[:n:n], e.Values[n:]
+		}
+	}
+	each := onEvent
+	if onEvent != nil {
+		each = func(e Event) error {
+			split(&e)
+			return onEvent(e)
+		}
+	}
+	p, err := ReadEvents(bufio.NewReaderSize(f, 1<<16), each)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	for i := range p.Events {
+		split(&p.Events[i])
 	}
 	p.File = name
 	return p, nil

@@ -138,6 +138,19 @@ type Site struct {
 	DeclCol  int
 }
 
+// Results returns the result names of a function site (KindFunc), from
+// its Info "name(params) (results)": nil when it has none.
+func (s Site) Results() []string {
+	if s.Kind != KindFunc || !strings.HasSuffix(s.Info, ")") {
+		return nil
+	}
+	i := strings.LastIndex(s.Info, ") (")
+	if i < 0 {
+		return nil
+	}
+	return strings.Split(s.Info[i+len(") ("):len(s.Info)-1], ", ")
+}
+
 // Decl returns the declaring position "file:line:col", or "".
 func (s Site) Decl() string {
 	if s.DeclLine == 0 {
@@ -333,7 +346,11 @@ type Event struct {
 	Panicking bool   // TagExit: the function was left by a panic, not a return (a 'J' record)
 	Ref       uint64 // TagGo, TagStarted: the spawn number; TagSend, TagRecv: the channel
 	Values    []Value
-	Loc       Loc // TagRead, TagWrite: the storage read or written, when recorded
+	// TagExit: the receiver's and parameters' final values, when the exit
+	// recorded them after its results (read through a Dir, which knows
+	// the function's results; ReadEvents alone leaves them in Values).
+	Final []Value
+	Loc   Loc // TagRead, TagWrite: the storage read or written, when recorded
 }
 
 // LocKind says what a Loc names.

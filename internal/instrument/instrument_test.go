@@ -299,6 +299,24 @@ func TestHazards(t *testing.T) {
 		if linked == 0 {
 			t.Error("no function entry linked to its call site")
 		}
+		// Exits: left by a panic ('J'), and with the receiver's and
+		// parameters' final values after the results (Multi(s) (n, up,
+		// err): three results, one final value).
+		panicked, final := 0, 0
+		for _, e := range p.Events {
+			if e.Tag != trace.TagExit {
+				continue
+			}
+			if e.Panicking {
+				panicked++
+			}
+			if s := tr.Sites.Sites[e.Site]; strings.HasSuffix(s.Func, ".Multi") && len(e.Values) == 3 && len(e.Final) == 1 {
+				final++
+			}
+		}
+		if panicked == 0 || final == 0 {
+			t.Errorf("exits left by a panic: %d; exits of Multi with its parameter's final value: %d; want some of each", panicked, final)
+		}
 		// Format 3: locations of each kind; the entries of named
 		// functions started by go statements name the go statement's call
 		// on the child goroutine, after its start; deferred calls name

@@ -354,8 +354,11 @@ func (r *fileRewriter) funcEvents(pro *strings.Builder, fs *funcState, ft *ast.F
 		}
 	}
 	fmt.Fprintf(pro, "%s := %s.Enter(%d, %d%s);", tName, rtName, site, key, args)
-	if len(results) > 0 {
-		fmt.Fprintf(pro, "defer func() { %s.Exit(%d, %s) }();", tName, site, strings.Join(results, ", "))
+	// The exit records the results, then the receiver's and parameters'
+	// final values (what the function left behind pointers and in slices
+	// it was given, for postconditions).
+	if exit := append(append([]string(nil), results...), names...); len(exit) > 0 {
+		fmt.Fprintf(pro, "defer func() { %s.Exit(%d, %s) }();", tName, site, strings.Join(exit, ", "))
 	} else {
 		fmt.Fprintf(pro, "defer %s.Exit(%d);", tName, site)
 	}
