@@ -98,6 +98,9 @@ func (t *T) exit(site uint32, vals *[]interface{}) {
 // instrumenter defers. A function that returns normally while a panic
 // unwinds further up (in a deferred function) is not panicking.
 func exitPanicking() bool {
+	if panicCalibrated && panicWord() == 0 {
+		return false // no panic on this goroutine: the common case, cheap
+	}
 	var pcs [8]uintptr
 	n := runtime.Callers(3, pcs[:]) // above Callers, exitPanicking and exit
 	lit := false
@@ -117,6 +120,24 @@ func exitPanicking() bool {
 		}
 	}
 	return false
+}
+
+// panicCalibrated tells that panicWord reads the goroutine's panic in
+// progress: zero outside panics, non-zero in a function deferred by one.
+var panicCalibrated = calibratePanic()
+
+func calibratePanic() (ok bool) {
+	if !havePanicWord || panicWord() != 0 {
+		return false
+	}
+	func() {
+		defer func() {
+			ok = panicWord() != 0
+			recover()
+		}()
+		panic("calibrate")
+	}()
+	return ok && panicWord() == 0
 }
 
 // Classes of program counters, for exitPanicking.

@@ -18,3 +18,8 @@ func getg() uintptr {
 	}
 	return id
 }
+
+// panicWord is not available: exitPanicking always unwinds.
+func panicWord() uintptr { return 1 }
+
+const havePanicWord = false

@@ -113,3 +113,23 @@ func TestMutedActivation(t *testing.T) {
 		t.Errorf("a muted activation wrote %d bytes", after-before)
 	}
 }
+
+// TestPanicWord checks that the goroutine's panic word was found where
+// rt expects it, so that exits outside panics do not unwind the stack.
+func TestPanicWord(t *testing.T) {
+	if havePanicWord && !panicCalibrated {
+		t.Fatal("the panic word of the goroutine descriptor is not where rt reads it: every recorded exit unwinds the stack")
+	}
+	if panicCalibrated && panicWord() != 0 {
+		t.Error("panic word set outside a panic")
+	}
+	func() {
+		defer func() {
+			if panicCalibrated && panicWord() == 0 {
+				t.Error("panic word not set in a function deferred by a panic")
+			}
+			recover()
+		}()
+		panic("x")
+	}()
+}
