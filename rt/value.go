@@ -41,6 +41,10 @@ func typ(t reflect.Type) uint64 {
 	// reflect.Type interface, a *rtype): a map of interface keys hashes
 	// through the interface, several times slower on this hot path.
 	key := (*[2]uintptr)(unsafe.Pointer(&t))[1]
+	slot := &w.typeCache[(key>>5)%uintptr(len(w.typeCache))]
+	if slot[0] == key && slot[1] != 0 {
+		return uint64(slot[1])
+	}
 	id, ok := w.types[key]
 	if !ok {
 		id = uint64(len(w.types) + 1)
@@ -58,6 +62,7 @@ func typ(t reflect.Type) uint64 {
 			}
 		}
 	}
+	slot[0], slot[1] = key, uintptr(id)
 	return id
 }
 

@@ -30,6 +30,11 @@ type writer struct {
 	// The test and goroutine of the latest stream record, so that steps
 	// and decisions in the same context take the short form.
 	lastT, lastG uint64
+	// Caches in front of the goroutine and type maps: most records come
+	// from the goroutine of the record before, and a few types make most
+	// values (type descriptor address, type ID; direct-mapped).
+	cacheG, cacheGID uintptr
+	typeCache        [256][2]uintptr
 }
 
 const flushAt = 1 << 20
@@ -108,6 +113,9 @@ func listing() bool {
 // goroutine returns a small number for the running goroutine.
 func (w *writer) goroutine() uint64 {
 	g := getg()
+	if g == w.cacheG && w.cacheGID != 0 {
+		return uint64(w.cacheGID)
+	}
 	if w.goids == nil {
 		w.goids = map[uintptr]uint64{}
 	}
@@ -116,6 +124,7 @@ func (w *writer) goroutine() uint64 {
 		id = uint64(len(w.goids) + 1)
 		w.goids[g] = id
 	}
+	w.cacheG, w.cacheGID = g, uintptr(id)
 	return id
 }
 
