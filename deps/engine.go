@@ -463,7 +463,7 @@ func (b *builder) event(e trace.Event, inTest bool) {
 				b.value(ids[0], e.Values[0])
 			}
 			if inTest {
-				b.g.Failure = []int{ids[0]}
+				b.g.Failure, b.g.FailureKind = []int{ids[0]}, FailurePanic
 			}
 		}
 	case trace.TagRecover:
@@ -1163,7 +1163,7 @@ func (b *builder) end(fr *frame) []int {
 		case *ast.ExprStmt:
 			id := def(exprName(f, s.X), u.pos, all())
 			if in.check {
-				b.g.Failure = []int{id}
+				b.g.Failure, b.g.FailureKind = []int{id}, FailureCheck
 				b.checks[id] = true
 			}
 			if dst := copyDest(s.X); dst != nil {
@@ -1353,7 +1353,7 @@ func (b *builder) finish() {
 	}
 	if len(b.g.Failure) == 0 && b.lastIn >= 0 && b.test.Outcome != trace.OutcomePass && b.test.Outcome != trace.OutcomeSkip {
 		// A runtime panic records no panic event: the test's last step.
-		b.g.Failure = []int{b.lastIn}
+		b.g.Failure, b.g.FailureKind = []int{b.lastIn}, FailureLast
 	}
 	for e := range b.edges {
 		b.g.Edges = append(b.g.Edges, e)

@@ -57,6 +57,13 @@ func (n *Node) Pseudo() bool { return strings.HasPrefix(n.Var, "<") }
 
 func (n *Node) String() string { return fmt.Sprintf("%s (%s:%d)", n.Var, n.Func, n.Line) }
 
+// Failure kinds (Graph.FailureKind).
+const (
+	FailureCheck = "check" // a t.Error*/t.Fatal*/t.Fail* call of the test
+	FailurePanic = "panic" // the panic the test died of
+	FailureLast  = "last"  // the test's last step: no check or panic was recorded
+)
+
 // Edge says that To depends on From: From's value flowed into To (Data),
 // or From's decision made To run (Control).
 type Edge struct {
@@ -72,6 +79,10 @@ type Graph struct {
 	// Criteria found while building: the run's failure point (the last
 	// check a failing test made, or the panic) when there is one.
 	Failure []int
+	// FailureKind says what Failure is: FailureCheck, FailurePanic,
+	// FailureLast (the test's last step, when it failed with neither, as
+	// from an assertion library's uninstrumented code), or "" (none).
+	FailureKind string
 	// Checks are the run's checks (summary graphs): the t.Error*,
 	// t.Fatal* and t.Fail* calls the test made and the check calls of
 	// its test files (and of helpers in them that make such calls) whose

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -117,10 +118,19 @@ func runSlice(e *env, args []string) int {
 		} else if *testName != "" {
 			goFlags = append([]string{"-run", runPattern(*testName)}, goFlags...)
 		}
+		// go test -json: the output of each test is its own, for the
+		// failure locations the failing test printed (the criterion when
+		// an assertion library failed it from uninstrumented code).
+		// -testout shows the text, unless the user asked for -json.
+		var shown io.Writer = e.stderr
+		if !hasGoFlag(goFlags, "json") {
+			goFlags = append(goFlags, "-json")
+			shown = &jsonText{w: e.stderr}
+		}
 		var goOut bytes.Buffer
 		var w io.Writer = &goOut
 		if *testOut {
-			w = e.stderr
+			w = io.MultiWriter(&goOut, shown)
 		}
 		res, err := instrument.Run(e.ctx, instrument.Config{
 			Packages:  pkgs,
@@ -137,9 +147,10 @@ func runSlice(e *env, args []string) int {
 		dir = res.TraceDir
 		defer func() {
 			if res.ExitCode != 0 && !*testOut && strings.Contains(goOut.String(), "no test files") {
-				e.stderr.Write(goOut.Bytes())
+				(&jsonText{w: e.stderr}).Write(goOut.Bytes())
 			}
 		}()
+		crit.output = &goOut
 	}
 	if wf.on() {
 		return serveWeb(e, "slice", wf, dir, web.Options{Test: *testName, Start: "/source"})
@@ -169,6 +180,65 @@ func runSlice(e *env, args []string) int {
 	return writeChecked(e, tr, *format, *out)
 }
 
+// jsonText writes go test -json output as the text it stands for: each
+// event's Output; lines that are not events (the go command's own
+// messages) as they are.
+type jsonText struct {
+	w       io.Writer
+	partial []byte
+}
+
+func (j *jsonText) Write(p []byte) (int, error) {
+	j.partial = append(j.partial, p...)
+	for {
+		i := bytes.IndexByte(j.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := j.partial[:i+1]
+		var ev struct{ Output string }
+		if bytes.HasPrefix(line, []byte("{")) && json.Unmarshal(line, &ev) == nil {
+			io.WriteString(j.w, ev.Output)
+		} else {
+			j.w.Write(line)
+		}
+		j.partial = j.partial[i+1:]
+	}
+	return len(p), nil
+}
+
+// testOutput returns what test name of package pkg printed, from go test
+// -json output (the events of its parent tests too, which an assertion
+// library running its own tests under one Go test writes to; a package
+// pkg that no event names matches every package).
+func testOutput(out []byte, pkg, name string) string {
+	parts := strings.Split(name, "/")
+	want := map[string]bool{}
+	for i := range parts {
+		want[strings.Join(parts[:i+1], "/")] = true
+	}
+	type event struct{ Action, Package, Test, Output string }
+	var evs []event
+	pkgs := map[string]bool{}
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var ev event
+		if !bytes.HasPrefix(line, []byte("{")) || json.Unmarshal(line, &ev) != nil {
+			continue
+		}
+		pkgs[ev.Package] = true
+		if ev.Action == "output" && want[ev.Test] {
+			evs = append(evs, ev)
+		}
+	}
+	var b strings.Builder
+	for _, ev := range evs {
+		if !pkgs[pkg] || ev.Package == pkg {
+			b.WriteString(ev.Output)
+		}
+	}
+	return b.String()
+}
+
 // writeSlice prints the slice of the run's graph from the criterion.
 func writeSlice(e *env, r *deps.Run, crit criterion, forward bool, format, out, root string) int {
 	if root == "" {
@@ -178,6 +248,9 @@ func writeSlice(e *env, r *deps.Run, crit criterion, forward bool, format, out, 
 	if err != nil {
 		errorf(e, "slice: %s: %v", r.Test, err)
 		return exitUsage
+	}
+	if crit.used != "" {
+		fmt.Fprintf(e.stderr, "culprit: slice: criterion: %s\n", crit.used)
 	}
 	var s *deps.Slice
 	if forward {
@@ -310,6 +383,12 @@ type criterion struct {
 	name      string
 	fn        string
 	set       bool
+	// output is go test -json's output, when the tests were run: the
+	// failure locations the failing test printed are the default
+	// criterion when the trace holds no check or panic of the test.
+	output *bytes.Buffer
+	// used says what the default criterion was (find sets it).
+	used string
 }
 
 // parseCriterion reads -at, -var and -return (at most one).
@@ -365,12 +444,28 @@ func parseCriterion(at, varAt, ret string) (criterion, error) {
 }
 
 // find returns the criterion's nodes in the run's graph.
-func (c criterion) find(r *deps.Run) ([]int, error) {
+func (c *criterion) find(r *deps.Run) ([]int, error) {
 	switch {
 	case !c.set:
+		if r.FailureKind != deps.FailureCheck && r.FailureKind != deps.FailurePanic && c.output != nil {
+			// No t.Error/t.Fatal call or panic of the test: an assertion
+			// library (check.v1, testify) failed it from its own,
+			// uninstrumented code. Its call is where the test printed
+			// that it failed.
+			locs := deps.PrintedFailures(testOutput(c.output.Bytes(), r.Package, r.Test))
+			if ids, used := r.FindPrinted(locs); len(ids) > 0 {
+				names := make([]string, len(used))
+				for i, p := range used {
+					names[i] = p.String()
+				}
+				c.used = "the failure locations the test printed (" + strings.Join(names, ", ") + "): it made no t.Error/t.Fatal call or panic the trace shows"
+				return ids, nil
+			}
+		}
 		if len(r.Failure) == 0 {
 			return nil, fmt.Errorf("the test did not fail where the trace shows it (%s): give a criterion with -at, -var or -return", r.Outcome)
 		}
+		c.used = failureWhat(r)
 		return r.Failure, nil
 	case c.fn != "":
 		ids := r.Returns(c.fn)
@@ -388,4 +483,20 @@ func (c criterion) find(r *deps.Run) ([]int, error) {
 		return nil, fmt.Errorf("nothing defined at %s in the run", what)
 	}
 	return ids, nil
+}
+
+// failureWhat says what the run's failure point is.
+func failureWhat(r *deps.Run) string {
+	at := ""
+	if len(r.Failure) > 0 {
+		n := r.Nodes[r.Failure[0]]
+		at = fmt.Sprintf(" at %s:%d", filepath.Base(n.File), n.Line)
+	}
+	switch r.FailureKind {
+	case deps.FailureCheck:
+		return "the test's failing check" + at
+	case deps.FailurePanic:
+		return "the panic" + at
+	}
+	return "the test's last step" + at + ": it made no t.Error/t.Fatal call or panic the trace shows, and printed no failure location of the run (give one with -at)"
 }
