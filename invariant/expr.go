@@ -26,6 +26,13 @@ import (
 //	                            exit when the trace recorded that and it changed, else at entry
 //	approx(a, b)                a and b equal within a relative 1e-9
 //	strings.HasPrefix(s, t), strings.HasSuffix(s, t), strings.Contains(s, t)
+//	sum(s)                      the sum of a slice of numbers (s a variable or part)
+//	sorted(s)                   its elements in non-decreasing order
+//	all(s) > 0                  every element compared (== != < <= > >=) with a value
+//
+// sum, sorted and all need every element of s: the trace records the
+// first MaxElems, so over a longer slice they are not applicable (never
+// computed over part of it); a nil slice has no elements.
 //
 // Numbers keep Go's integer arithmetic when both operands are integers
 // and are floating-point otherwise.
@@ -153,7 +160,7 @@ func checkSyntax(n ast.Expr) error {
 			name := callName(m.Fun)
 			want, ok := builtins[name]
 			if !ok {
-				err = fmt.Errorf("function %s not supported (len, old, approx, strings.HasPrefix, strings.HasSuffix, strings.Contains)", name)
+				err = fmt.Errorf("function %s not supported (len, old, approx, sum, sorted, all, strings.HasPrefix, strings.HasSuffix, strings.Contains)", name)
 			} else if len(m.Args) != want {
 				err = fmt.Errorf("%s takes %d arguments", name, want)
 			}
@@ -172,7 +179,7 @@ func checkSyntax(n ast.Expr) error {
 }
 
 var builtins = map[string]int{
-	"len": 1, "old": 1, "approx": 2,
+	"len": 1, "old": 1, "approx": 2, "sum": 1, "sorted": 1, "all": 1,
 	"strings.HasPrefix": 2, "strings.HasSuffix": 2, "strings.Contains": 2,
 }
 
@@ -300,7 +307,97 @@ func evalPath(n ast.Expr, lookup env) (cell, error) {
 	return v, nil
 }
 
+// unparen strips the parentheses around n.
+func unparen(n ast.Expr) ast.Expr {
+	for {
+		p, ok := n.(*ast.ParenExpr)
+		if !ok {
+			return n
+		}
+		n = p.X
+	}
+}
+
+// isAll reports whether n is all(s).
+func isAll(n ast.Expr) bool {
+	c, ok := unparen(n).(*ast.CallExpr)
+	return ok && callName(c.Fun) == "all" && len(c.Args) == 1
+}
+
+// elements returns the elements of the slice s (a variable or a part),
+// when the trace recorded them all and they are numbers.
+func elements(s ast.Expr, lookup env) ([]cell, error) {
+	s = unparen(s)
+	if !isPath(s) {
+		return nil, fmt.Errorf("%s: not a variable", pathName(s))
+	}
+	name := pathName(s)
+	v, ok := lookup(name)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("unknown variable %s", name)
+	case v.k == kAbsent:
+		return nil, notApplicable("%s was not recorded", name)
+	case v.k == kNil:
+		return nil, nil
+	case v.k != kRef || !v.hasLen || !strings.HasPrefix(v.typ, "[]"):
+		return nil, notApplicable("%s is not a slice", v)
+	case v.n > MaxElems:
+		return nil, notApplicable("%s has %d elements, the trace keeps the first %d", name, v.n, MaxElems)
+	}
+	out := make([]cell, v.n)
+	for j := range out {
+		e, ok := lookup(name + "[" + strconv.Itoa(j) + "]")
+		if !ok || e.k == kAbsent {
+			return nil, notApplicable("%s[%d] was not recorded", name, j)
+		}
+		if e.k != kNum {
+			return nil, notApplicable("%s[%d] = %s is not a number", name, j, e)
+		}
+		out[j] = e
+	}
+	return out, nil
+}
+
+// evalAll evaluates all(s) op y (or y op all(s)): op holds between every
+// element and y.
+func evalAll(n *ast.BinaryExpr, lookup env) (cell, error) {
+	s, other, op := n.X, n.Y, n.Op
+	if !isAll(s) {
+		s, other = n.Y, n.X
+		op = map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ}[op]
+		if op == token.ILLEGAL {
+			op = n.Op
+		}
+	}
+	s = unparen(s)
+	es, err := elements(s.(*ast.CallExpr).Args[0], lookup)
+	if err != nil {
+		return cell{}, err
+	}
+	y, err := eval(other, lookup)
+	if err != nil {
+		return cell{}, err
+	}
+	for _, e := range es {
+		c, err := compare(op, e, y)
+		if err != nil {
+			return cell{}, err
+		}
+		if !c.full {
+			return c, nil
+		}
+	}
+	return boolCell(true), nil
+}
+
 func evalBinary(n *ast.BinaryExpr, lookup env) (cell, error) {
+	switch n.Op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		if isAll(n.X) || isAll(n.Y) {
+			return evalAll(n, lookup)
+		}
+	}
 	x, err := eval(n.X, lookup)
 	if err != nil {
 		return cell{}, err
@@ -326,31 +423,8 @@ func evalBinary(n *ast.BinaryExpr, lookup env) (cell, error) {
 		return cell{}, err
 	}
 	switch n.Op {
-	case token.EQL, token.NEQ:
-		eq, err := equal(x, y)
-		if err != nil {
-			return cell{}, err
-		}
-		return boolCell(eq == (n.Op == token.EQL)), nil
-	case token.LSS, token.LEQ, token.GTR, token.GEQ:
-		var c int
-		switch {
-		case x.k == kNum && y.k == kNum:
-			c = numCmp(x, y)
-		case x.k == kStr && y.k == kStr && x.full && y.full:
-			c = strings.Compare(x.s, y.s)
-		default:
-			return cell{}, notApplicable("%s %s %s", x, n.Op, y)
-		}
-		switch n.Op {
-		case token.LSS:
-			return boolCell(c < 0), nil
-		case token.LEQ:
-			return boolCell(c <= 0), nil
-		case token.GTR:
-			return boolCell(c > 0), nil
-		}
-		return boolCell(c >= 0), nil
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return compare(n.Op, x, y)
 	}
 	if n.Op == token.ADD && x.k == kStr && y.k == kStr && x.full && y.full {
 		s := x.s + y.s
@@ -360,6 +434,37 @@ func evalBinary(n *ast.BinaryExpr, lookup env) (cell, error) {
 		return cell{}, notApplicable("%s %s %s", x, n.Op, y)
 	}
 	return arith(n.Op, x, y)
+}
+
+// compare evaluates x op y for a comparison operator.
+func compare(op token.Token, x, y cell) (cell, error) {
+	switch op {
+	case token.EQL, token.NEQ:
+		eq, err := equal(x, y)
+		if err != nil {
+			return cell{}, err
+		}
+		return boolCell(eq == (op == token.EQL)), nil
+	default:
+		var c int
+		switch {
+		case x.k == kNum && y.k == kNum:
+			c = numCmp(x, y)
+		case x.k == kStr && y.k == kStr && x.full && y.full:
+			c = strings.Compare(x.s, y.s)
+		default:
+			return cell{}, notApplicable("%s %s %s", x, op, y)
+		}
+		switch op {
+		case token.LSS:
+			return boolCell(c < 0), nil
+		case token.LEQ:
+			return boolCell(c <= 0), nil
+		case token.GTR:
+			return boolCell(c > 0), nil
+		}
+		return boolCell(c >= 0), nil
+	}
 }
 
 // arith computes x op y.
@@ -435,6 +540,22 @@ func evalCall(n *ast.CallExpr, lookup env) (cell, error) {
 			}
 			return v, nil
 		}
+	}
+	switch name {
+	case "sum", "sorted":
+		if len(n.Args) != 1 {
+			return cell{}, fmt.Errorf("%s takes 1 argument", name)
+		}
+		es, err := elements(n.Args[0], lookup)
+		if err != nil {
+			return cell{}, err
+		}
+		if name == "sum" {
+			return sumCells(es), nil
+		}
+		return boolCell(isSorted(es)), nil
+	case "all":
+		return cell{}, fmt.Errorf("all(s) is compared with a value: all(s) > 0")
 	}
 	args := make([]cell, len(n.Args))
 	for i, a := range n.Args {

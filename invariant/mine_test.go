@@ -147,11 +147,7 @@ func TestExpr(t *testing.T) {
 		}
 		return v, ok
 	}
-	tests := []struct {
-		src  string
-		want bool
-		err  bool
-	}{
+	evalCases(t, lookup, []exprCase{
 		{"a > 0 && b < 0", true, false},
 		{"a == b + 5", true, false},
 		{"a / 2 == 1", true, false},
@@ -167,8 +163,26 @@ func TestExpr(t *testing.T) {
 		{"q.kids[7] == 0", false, true},
 		{"s > 0", false, true},
 		{"a / (b + 2) == 0", false, true},
+	})
+	for _, bad := range []string{"x >", "f(x)", "x[i]", "x.M()", "x & y"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) succeeded", bad)
+		}
 	}
-	for _, tt := range tests {
+}
+
+// exprCase is an expression, its value, and whether evaluating it
+// fails (not applicable, or an unknown name).
+type exprCase struct {
+	src  string
+	want bool
+	err  bool
+}
+
+// evalCases evaluates each case over lookup.
+func evalCases(t *testing.T, lookup env, cases []exprCase) {
+	t.Helper()
+	for _, tt := range cases {
 		e, err := Parse(tt.src)
 		if err != nil {
 			t.Fatal(err)
@@ -176,11 +190,6 @@ func TestExpr(t *testing.T) {
 		got, err := e.holds(lookup)
 		if (err != nil) != tt.err || got != tt.want {
 			t.Errorf("%s = %v, %v; want %v (error %v)", tt.src, got, err, tt.want, tt.err)
-		}
-	}
-	for _, bad := range []string{"x >", "f(x)", "x[i]", "x.M()", "x & y"} {
-		if _, err := Parse(bad); err == nil {
-			t.Errorf("Parse(%q) succeeded", bad)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -42,8 +43,33 @@ const (
 	opSub                // x == y - z
 	opMul                // x == y * z
 	opDiv                // x == y / z
+	opSum                // x == sum(s): s a slice of numbers recorded whole
+	opSorted             // sorted(s): the elements in non-decreasing order
+	opAllGT0             // all(s) > 0: every element
+	opAllGE0             // all(s) >= 0
+	opAllLT0             // all(s) < 0
+	opAllLE0             // all(s) <= 0
+	opAllNE0             // all(s) != 0
 	opUser               // a user property
 )
+
+// MaxElems is how many elements of a slice the trace records (trace
+// format 4): the aggregates sum(s), sorted(s) and all(s) are computed
+// only over slices of at most MaxElems elements, whose elements are all
+// recorded, and never over a truncated slice.
+const MaxElems = 8
+
+// aggregate reports whether o is a pattern over the elements of a slice,
+// and which of the fact's variables is the slice.
+func aggregate(o op) (slice int, ok bool) {
+	switch o {
+	case opSum:
+		return 1, true
+	case opSorted, opAllGT0, opAllGE0, opAllLT0, opAllLE0, opAllNE0:
+		return 0, true
+	}
+	return 0, false
+}
 
 // Patterns are the property templates of the library, with the
 // metavariables X, Y, Z and constants C; they are instantiated over every
@@ -54,6 +80,7 @@ var Patterns = []string{
 	"X == Y", "X < Y", "X <= Y", "X > Y", "X >= Y", "X != Y", "X == Y*Y", "X == Y + C",
 	"strings.HasPrefix(X, Y)", "strings.HasSuffix(X, Y)", "strings.Contains(X, Y)",
 	"X == Y + Z", "X == Y - Z", "X == Y * Z", "X == Y / Z", "X < Y && Y < Z (chains)",
+	"X == sum(S)", "sorted(S)", "all(S) > 0", "all(S) >= 0", "all(S) < 0", "all(S) <= 0", "all(S) != 0",
 }
 
 // fact is a candidate invariant: a pattern over variables.
@@ -64,6 +91,8 @@ type fact struct {
 	consts []cell // opOneOf: the values; opOff: the offset; opRange: min, max
 	user   *Expr  // opUser: the instantiated property
 	meta   []string
+	elems  []int // aggregates: the variables s[0], s[1]... of the slice
+	whole  bool  // aggregates: every sample with the slice recorded its elements
 }
 
 // survivors generates the candidates and returns those that hold in
@@ -120,6 +149,21 @@ func (m *miner) translate(f *fact) *fact {
 		}
 		if g.v[i] < 0 {
 			return nil
+		}
+	}
+	if si, ok := aggregate(g.op); ok {
+		g.elems = nil
+		for j := range f.elems {
+			e := -1
+			for k, v := range m.vars {
+				if v.name == f.meta[si]+"["+itoa(j)+"]" {
+					e = k
+				}
+			}
+			if e < 0 {
+				break
+			}
+			g.elems = append(g.elems, e)
 		}
 	}
 	if g.op == opOneOf || g.op == opRange {
@@ -218,11 +262,139 @@ func (m *miner) candidates() []*fact {
 			}
 		}
 	}
+	out = append(out, m.aggregates(nums)...)
 	for _, p := range m.props {
 		out = append(out, m.instantiate(p)...)
 	}
 	return out
 }
+
+// aggregates instantiates the patterns over the elements of slices of
+// numbers: sum(s) equal to a number, sorted(s), all(s) compared with 0.
+// A slice qualifies when its elements s[0], s[1]... are variables of
+// numbers and some sample has all its elements recorded (at most
+// MaxElems): an aggregate is never computed over a truncated slice.
+func (m *miner) aggregates(nums []int) []*fact {
+	index := map[string]int{}
+	for i, v := range m.vars {
+		index[v.name] = i
+	}
+	var out []*fact
+	for i, v := range m.vars {
+		if !v.nilable || v.length {
+			continue
+		}
+		if _, old := isOld(v.name); old {
+			continue // old(s)'s elements are named old(s[i]) or s[i]: left out
+		}
+		var elems []int
+		for j := 0; j < MaxElems; j++ {
+			e, ok := index[v.name+"["+itoa(j)+"]"]
+			if !ok || !m.vars[e].num {
+				break
+			}
+			elems = append(elems, e)
+		}
+		if len(elems) == 0 {
+			continue
+		}
+		long, pairs := false, false
+		for _, row := range m.samples {
+			if es, ok := elemCells(row, i, elems); ok {
+				long = long || len(es) > 0
+				pairs = pairs || len(es) > 1
+			}
+		}
+		if !long {
+			continue
+		}
+		mk := func(o op, vs ...int) {
+			f := m.newFact(o, vs...)
+			f.elems = elems
+			out = append(out, f)
+		}
+		for _, o := range []op{opAllGT0, opAllGE0, opAllLT0, opAllLE0, opAllNE0} {
+			mk(o, i)
+		}
+		if pairs {
+			mk(opSorted, i)
+		}
+		for _, x := range nums {
+			xv := m.vars[x]
+			if xv.length || strings.HasPrefix(xv.name, v.name+"[") {
+				continue
+			}
+			mk(opSum, x, i)
+		}
+	}
+	return out
+}
+
+// elemCells returns the elements of the slice variable s in row when
+// they were all recorded and are numbers (a nil slice has none).
+func elemCells(row []cell, s int, elems []int) ([]cell, bool) {
+	c := row[s]
+	if c.k == kNil {
+		return nil, true
+	}
+	if c.k != kRef || !c.hasLen || c.n > len(elems) {
+		return nil, false
+	}
+	out := make([]cell, c.n)
+	for j := 0; j < c.n; j++ {
+		e := row[elems[j]]
+		if e.k != kNum {
+			return nil, false
+		}
+		out[j] = e
+	}
+	return out, true
+}
+
+// sumCells adds numbers: integer arithmetic when all are integers.
+func sumCells(es []cell) cell {
+	s := intCell(0)
+	for _, e := range es {
+		s, _ = arith(token.ADD, s, e)
+	}
+	return s
+}
+
+// allHold reports whether every element satisfies the comparison of an
+// all(s) pattern with 0.
+func allHold(o op, es []cell) bool {
+	for _, e := range es {
+		var ok bool
+		switch o {
+		case opAllGT0:
+			ok = e.f > 0 || (e.isInt && e.i > 0)
+		case opAllGE0:
+			ok = e.f >= 0
+		case opAllLT0:
+			ok = e.f < 0
+		case opAllLE0:
+			ok = e.f <= 0
+		case opAllNE0:
+			ok = e.f != 0
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isSorted reports whether numbers are in non-decreasing order.
+func isSorted(es []cell) bool {
+	for j := 1; j < len(es); j++ {
+		if numCmp(es[j-1], es[j]) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 // comparable reports whether two numeric variables are worth relating,
 // a crude form of Daikon's comparability: a length is compared with
@@ -345,6 +517,16 @@ func (m *miner) holds(f *fact, row []cell) bool {
 		return true // nothing to say where a variable has no value
 	}
 	x := row[f.v[0]]
+	if si, ok := aggregate(f.op); ok {
+		es, _ := elemCells(row, f.v[si], f.elems)
+		switch f.op {
+		case opSum:
+			return x.k == kNum && numEq(x, sumCells(es))
+		case opSorted:
+			return isSorted(es)
+		}
+		return allHold(f.op, es)
+	}
 	switch f.op {
 	case opGT0, opGE0, opLT0, opLE0, opNE0, opNonEmpty:
 		if x.k != kNum {
@@ -472,10 +654,17 @@ func (m *miner) holds(f *fact, row []cell) bool {
 	return err == nil && numEq(x, r)
 }
 
-// absent reports whether one of f's variables has no value in row.
+// absent reports whether one of f's variables has no value in row, or,
+// for a pattern over a slice's elements, whether they were not all
+// recorded.
 func absent(f *fact, row []cell) bool {
 	for i := 0; i < f.n; i++ {
 		if row[f.v[i]].k == kAbsent {
+			return true
+		}
+	}
+	if si, ok := aggregate(f.op); ok {
+		if _, whole := elemCells(row, f.v[si], f.elems); !whole {
 			return true
 		}
 	}
@@ -517,7 +706,7 @@ func sameValue(a, b cell) bool {
 // 1/4 for an equality, a containment or an arithmetic relation.
 func class(o op) float64 {
 	switch o {
-	case opEq, opSq, opOff, opStrEq, opPrefix, opSuffix, opContains, opAdd, opSub, opMul, opDiv:
+	case opEq, opSq, opOff, opStrEq, opPrefix, opSuffix, opContains, opAdd, opSub, opMul, opDiv, opSum:
 		return 0.25
 	}
 	return 0.5
@@ -526,6 +715,17 @@ func class(o op) float64 {
 // justified returns the facts whose chance of holding by accident is
 // below the confidence limit.
 func (m *miner) justified(facts []*fact) []*fact {
+	for _, f := range facts {
+		if si, ok := aggregate(f.op); ok {
+			n := 0
+			for _, row := range m.samples {
+				if row[f.v[si]].k != kAbsent {
+					n++
+				}
+			}
+			f.whole = n == m.present(f)
+		}
+	}
 	if m.conf >= 1 {
 		return facts
 	}
@@ -543,6 +743,25 @@ func (m *miner) justified(facts []*fact) []*fact {
 func (m *miner) chance(f *fact) float64 {
 	n := m.present(f)
 	switch f.op {
+	case opSorted, opAllGT0, opAllGE0, opAllLT0, opAllLE0, opAllNE0:
+		// Per element (all) or adjacent pair (sorted) of the distinct
+		// slices recorded whole.
+		k := 0
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, es := range m.distinctSlices(f) {
+			k += len(es)
+			if f.op == opSorted && len(es) > 0 {
+				k--
+			}
+			for _, e := range es {
+				lo, hi = math.Min(lo, e.f), math.Max(hi, e.f)
+			}
+		}
+		p := 0.5
+		if f.op == opAllNE0 && k > 0 {
+			p = 1 - 1/(hi-lo+2)
+		}
+		return math.Pow(p, float64(k))
 	case opOneOf:
 		k := float64(len(f.consts))
 		return math.Pow(k/(k+1), float64(n))
@@ -598,6 +817,9 @@ func (m *miner) distinct(f *fact, limit int) int {
 		for i := 0; i < f.n; i++ {
 			k[i] = row[f.v[i]].hash(m.seed)
 		}
+		if si, ok := aggregate(f.op); ok {
+			k[si] = m.sliceHash(row, f.v[si], f.elems)
+		}
 		if _, ok := seen[k]; !ok {
 			seen[k] = struct{}{}
 			if len(seen) >= limit {
@@ -606,6 +828,39 @@ func (m *miner) distinct(f *fact, limit int) int {
 		}
 	}
 	return len(seen)
+}
+
+// sliceHash hashes a slice recorded whole by its elements (a slice's
+// own cell hashes its type and length only).
+func (m *miner) sliceHash(row []cell, s int, elems []int) uint64 {
+	h := row[s].hash(m.seed)
+	es, _ := elemCells(row, s, elems)
+	for _, e := range es {
+		h = (h^e.hash(m.seed))*0x100000001b3 + 0x9e3779b97f4a7c15
+	}
+	return h
+}
+
+// distinctSlices returns the elements of the distinct slices of an
+// aggregate fact's slice variable, among the samples that recorded them
+// whole.
+func (m *miner) distinctSlices(f *fact) [][]cell {
+	si, _ := aggregate(f.op)
+	seen := map[uint64]bool{}
+	var out [][]cell
+	for _, row := range m.samples {
+		if absent(f, row) {
+			continue
+		}
+		h := m.sliceHash(row, f.v[si], f.elems)
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		es, _ := elemCells(row, f.v[si], f.elems)
+		out = append(out, es)
+	}
+	return out
 }
 
 // sortFacts orders facts by pattern and variables, for determinism.

@@ -69,10 +69,17 @@ func reduce(vars []variable, facts []*fact) []*fact {
 			pairs[k][f.op] = true
 		}
 	}
+	hidden, ordered := elementFacts(vars, facts)
 	var out []*fact
 	for _, f := range facts {
 		x := f.v[0]
 		u := unary[x]
+		implied := f.n == 1 && hidden[x][f.op]
+		if f.n == 2 && ordered[f.v[0]] != nil && ordered[f.v[0]] == ordered[f.v[1]] {
+			// sorted(s) implies s[i] <= s[j] for i < j.
+			a, b := ordered[f.v[0]].pos[f.v[0]], ordered[f.v[1]].pos[f.v[1]]
+			implied = f.op == opLE && a < b || f.op == opGE && a > b
+		}
 		drop := false
 		switch f.op {
 		case opGE0:
@@ -81,6 +88,12 @@ func reduce(vars []variable, facts []*fact) []*fact {
 			drop = u[opLT0] != nil
 		case opNE0:
 			drop = u[opGT0] != nil || u[opLT0] != nil
+		case opAllGE0:
+			drop = u[opAllGT0] != nil
+		case opAllLE0:
+			drop = u[opAllLT0] != nil
+		case opAllNE0:
+			drop = u[opAllGT0] != nil || u[opAllLT0] != nil
 		case opOneOf:
 			drop = vars[x].length && vars[vars[x].base].strs
 		case opEq, opStrEq:
@@ -136,7 +149,7 @@ func reduce(vars []variable, facts []*fact) []*fact {
 			}
 			drop = drop || all
 		}
-		if !drop {
+		if !drop && !implied {
 			out = append(out, f)
 		}
 	}
@@ -151,6 +164,54 @@ func reduce(vars []variable, facts []*fact) []*fact {
 		k++
 	}
 	return transitive(out[:k])
+}
+
+// sortedSlice is the positions of a sorted slice's element variables
+// (the last element after the numbered ones).
+type sortedSlice struct{ pos map[int]int }
+
+// elementFacts returns the facts over single elements that an all(s)
+// pattern implies (all(s) > 0 hides s[0] > 0, s[0] >= 0, s[0] != 0), and
+// the sorted slices by element variable, when every sample that recorded
+// the slice recorded all its elements (else the element's fact covers
+// samples the aggregate does not).
+func elementFacts(vars []variable, facts []*fact) (map[int]map[op]bool, map[int]*sortedSlice) {
+	implies := map[op][]op{
+		opAllGT0: {opGT0, opGE0, opNE0}, opAllGE0: {opGE0}, opAllLT0: {opLT0, opLE0, opNE0},
+		opAllLE0: {opLE0}, opAllNE0: {opNE0},
+	}
+	hidden := map[int]map[op]bool{}
+	ordered := map[int]*sortedSlice{}
+	for _, f := range facts {
+		if _, ok := aggregate(f.op); !ok || !f.whole || f.op == opSum {
+			continue
+		}
+		es := append([]int(nil), f.elems...)
+		last := vars[f.v[0]].name
+		last += "[len(" + last + ")-1]"
+		for i, v := range vars {
+			if v.name == last {
+				es = append(es, i)
+			}
+		}
+		if f.op == opSorted {
+			s := &sortedSlice{pos: map[int]int{}}
+			for j, e := range es {
+				s.pos[e] = j
+				ordered[e] = s
+			}
+			continue
+		}
+		for _, e := range es {
+			if hidden[e] == nil {
+				hidden[e] = map[op]bool{}
+			}
+			for _, o := range implies[f.op] {
+				hidden[e][o] = true
+			}
+		}
+	}
+	return hidden, ordered
 }
 
 // edge is an ordering lo < hi (or lo <= hi).
@@ -282,6 +343,8 @@ func render(vars []variable, facts []*fact, post bool) []string {
 
 var mirror = map[op]op{opLT: opGT, opGT: opLT, opLE: opGE, opGE: opLE, opEq: opEq, opNE: opNE}
 
+var allSymbol = map[op]string{opAllGT0: ">", opAllGE0: ">=", opAllLT0: "<", opAllLE0: "<=", opAllNE0: "!="}
+
 var symbol = map[op]string{opLT: "<", opGT: ">", opLE: "<=", opGE: ">=", opEq: "==", opNE: "!="}
 
 // renderFact writes one fact as a Go expression. With vars nil the
@@ -348,6 +411,10 @@ func renderFact(vars []variable, f *fact) string {
 			return x + " <= " + hi
 		}
 		return fmt.Sprintf("%s >= %s && %s <= %s", x, lo, x, hi)
+	case opSorted:
+		return "sorted(" + x + ")"
+	case opAllGT0, opAllGE0, opAllLT0, opAllLE0, opAllNE0:
+		return "all(" + x + ") " + allSymbol[f.op] + " 0"
 	case opUser:
 		return f.user.src
 	}
@@ -384,6 +451,15 @@ func renderFact(vars []variable, f *fact) string {
 		return "strings.HasSuffix(" + x + ", " + y + ")"
 	case opContains:
 		return "strings.Contains(" + x + ", " + y + ")"
+	case opSum:
+		ints := vars == nil || vars[f.v[0]].ints
+		for _, e := range f.elems {
+			ints = ints && (vars == nil || vars[e].ints)
+		}
+		if !ints {
+			return "approx(" + x + ", sum(" + y + "))"
+		}
+		return x + " == sum(" + y + ")"
 	}
 	z := name(2)
 	sym := map[op]string{opAdd: "+", opSub: "-", opMul: "*", opDiv: "/"}[f.op]
