@@ -231,7 +231,16 @@ func (p *process) event(e trace.Event) {
 					call.Results, final = e.Values[:n:n], e.Values[n:]
 				}
 				if len(final) == len(fr.f.Params) && len(final) > 0 {
-					call.Final = final
+					// A parameter the instrumenter did not record at
+					// exit (a number, a string: nothing the caller can
+					// see changed) keeps its entry value.
+					call.Final = make([]trace.Value, len(final))
+					for i, v := range final {
+						if v.Tag == trace.ValUnknown && i < len(call.Args) {
+							v = call.Args[i]
+						}
+						call.Final[i] = v
+					}
 				}
 			}
 		}

@@ -76,7 +76,24 @@ func (t *T) Exit(site uint32, vals ...interface{}) {
 }
 
 //go:noinline
-func (t *T) exit(site uint32, vals *[]interface{}) {
+func (t *T) exit(site uint32, vals *[]interface{}) { t.exitRecord(site, vals, false) }
+
+// ExitAt records the exit of function site like Exit, with the values
+// ptrs point to (the results, then the receiver's and parameters' final
+// values; rt.Blank for one not recorded): it is deferred as it is,
+// "defer t.ExitAt(site, &r0, &p)", so the function gets no literal.
+func (t *T) ExitAt(site uint32, ptrs ...interface{}) {
+	if !t.mute {
+		t.exitAt(site, &ptrs)
+	}
+}
+
+//go:noinline
+func (t *T) exitAt(site uint32, ptrs *[]interface{}) { t.exitRecord(site, ptrs, true) }
+
+// exitRecord writes an exit record (J when the function was left by a
+// panic) with the values vals holds, or points to when byAddr.
+func (t *T) exitRecord(site uint32, vals *[]interface{}, byAddr bool) {
 	if traceDir == "" {
 		return
 	}
@@ -85,7 +102,11 @@ func (t *T) exit(site uint32, vals *[]interface{}) {
 		tag = 'J'
 	}
 	mu.Lock()
-	w.encode(true, hideAll(vals)...)
+	if byAddr {
+		w.encodeAt(hideAll(vals))
+	} else {
+		w.encode(true, hideAll(vals)...)
+	}
 	w.head(tag, t, w.goroutine(), site)
 	w.scratch()
 	w.maybeFlush()
@@ -102,7 +123,7 @@ func exitPanicking() bool {
 		return false // no panic on this goroutine: the common case, cheap
 	}
 	var pcs [8]uintptr
-	n := runtime.Callers(3, pcs[:]) // above Callers, exitPanicking and exit
+	n := runtime.Callers(4, pcs[:]) // above Callers, exitPanicking, exitRecord and exit
 	lit := false
 	for _, pc := range pcs[:n] {
 		switch pcClass(pc) {

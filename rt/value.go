@@ -201,6 +201,49 @@ func (w *writer) deepValue(v interface{}) {
 	w.deep(reflect.ValueOf(x), 0, 0, false, &budget)
 }
 
+// deepAt encodes, as deepValue does, the value p points to: a result or
+// parameter of the function whose exit is recorded, passed by address so
+// that the exit can be a deferred call with no function literal (a
+// literal would renumber the function's own, which tests can see in
+// their names). A blank stands for a value not recorded.
+func (w *writer) deepAt(p interface{}) {
+	p = hide(&p)
+	if _, ok := p.(blank); ok {
+		w.byte(0)
+		return
+	}
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		w.byte(0)
+		return
+	}
+	e := v.Elem()
+	if e.Kind() == reflect.Interface {
+		if e.IsNil() {
+			w.byte(1)
+			return
+		}
+		w.deepValue(e.Interface()) // the interface itself: no allocation
+		return
+	}
+	budget := maxNodes
+	w.deep(e, 0, 0, false, &budget)
+}
+
+// encodeAt encodes the values ptrs point to, with their count, as encode
+// does with many.
+func (w *writer) encodeAt(ptrs []interface{}) {
+	if w.vals == nil {
+		w.vals = new(writer)
+	}
+	v := w.vals
+	v.buf = v.buf[:0]
+	v.uv(uint64(len(ptrs)))
+	for _, p := range ptrs {
+		v.deepAt(p)
+	}
+}
+
 // errorText returns e.Error() when e's dynamic type is declared in the
 // standard library (never a method of the program's own), recovering
 // from a panic in it.

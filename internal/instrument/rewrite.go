@@ -295,15 +295,22 @@ func (r *fileRewriter) goVersionAtLeast(minor int) bool {
 func (r *fileRewriter) funcEvents(pro *strings.Builder, fs *funcState, ft *ast.FuncType, recv *ast.FieldList, body *ast.BlockStmt, decl *ast.FuncDecl) {
 	var names []string
 	var shown []string
+	var finals []string // what the exit records of each: the name, or rt.Blank
 	add := func(fl *ast.FieldList) {
 		if fl == nil {
 			return
 		}
 		for _, f := range fl.List {
+			final := sharesState(r.info.TypeOf(f.Type))
 			for _, id := range f.Names {
 				if id.Name != "_" {
 					names = append(names, id.Name)
 					shown = append(shown, id.Name)
+					if final {
+						finals = append(finals, id.Name)
+					} else {
+						finals = append(finals, rtName+".Blank")
+					}
 				}
 			}
 		}
@@ -357,11 +364,55 @@ func (r *fileRewriter) funcEvents(pro *strings.Builder, fs *funcState, ft *ast.F
 	// The exit records the results, then the receiver's and parameters'
 	// final values (what the function left behind pointers and in slices
 	// it was given, for postconditions).
-	if exit := append(append([]string(nil), results...), names...); len(exit) > 0 {
-		fmt.Fprintf(pro, "defer func() { %s.Exit(%d, %s) }();", tName, site, strings.Join(exit, ", "))
+	// By address, in a deferred method call: a deferred function literal
+	// would renumber the function's own literals (f.func1 becoming
+	// f.func2), which tests see in function names.
+	var exit []string
+	for _, n := range results {
+		exit = append(exit, "&"+n)
+	}
+	for _, f := range finals {
+		if f != rtName+".Blank" {
+			for _, f := range finals {
+				if f != rtName+".Blank" {
+					f = "&" + f
+				}
+				exit = append(exit, f)
+			}
+			break
+		}
+	}
+	if len(exit) > 0 {
+		fmt.Fprintf(pro, "defer %s.ExitAt(%d, %s);", tName, site, strings.Join(exit, ", "))
 	} else {
 		fmt.Fprintf(pro, "defer %s.Exit(%d);", tName, site)
 	}
+}
+
+// sharesState reports whether a parameter of type t can show the caller
+// a change the call made (a pointer, slice, map, channel or interface, or
+// a struct or array holding one): only those have final values worth
+// recording; the exit records the others as unknown, and does not capture
+// them (a captured parameter that is assigned lives in memory).
+func sharesState(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Interface:
+		return true
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if sharesState(u.Field(i).Type()) {
+				return true
+			}
+		}
+	case *types.Array:
+		return sharesState(u.Elem())
+	case *types.TypeParam:
+		return true
+	}
+	return false
 }
 
 // steps reports whether fs records a step per statement execution.

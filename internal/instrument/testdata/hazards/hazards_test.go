@@ -17,6 +17,7 @@ func TestHazards(t *testing.T) {
 	a, b, c := EvalOrder()
 	check(t, "EvalOrder", fmt.Sprint(a, b, c), "5 14 8")
 	check(t, "SharedWrites", SharedWrites(), 1200)
+	check(t, "LitName", LitName(nil), "example.com/hazards.LitName.func1")
 	calls := 0
 	check(t, "Short", Short(&calls), true)
 	check(t, "Short calls", calls, 2)

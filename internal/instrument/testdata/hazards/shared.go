@@ -1,6 +1,10 @@
 package hazards
 
-import "sync"
+import (
+	"reflect"
+	"runtime"
+	"sync"
+)
 
 // sharedCounter is shared by goroutines that take its lock: recording a call's
 // receiver must not read its fields while another goroutine writes them
@@ -37,4 +41,12 @@ func SharedWrites() int {
 	}
 	wg.Wait()
 	return c.n
+}
+
+// LitName returns the name of its own function literal: instrumenting
+// must not add literals before it (f.func1 would become f.func2; go-cmp
+// tests the names of literals).
+func LitName(p *int) string {
+	f := func() {}
+	return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
 }
