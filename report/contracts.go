@@ -127,6 +127,7 @@ func ContractsJSON(w io.Writer, c *invariant.Contracts) error { return c.Write(w
 func ContractsGo(w io.Writer, c *invariant.Contracts, pkg string) error {
 	var body strings.Builder
 	usesStrings, usesApprox := false, false
+	var helpers []string // of sum, sorted and all
 	for _, s := range c.Functions {
 		base := exported(shortName(s.Name))
 		for _, k := range []struct {
@@ -170,7 +171,11 @@ func ContractsGo(w io.Writer, c *invariant.Contracts, pkg string) error {
 				}
 				usesStrings = usesStrings || strings.Contains(cond, "strings.")
 				usesApprox = usesApprox || strings.Contains(cond, "approx(")
-				goCond := strings.ReplaceAll(cond, "old(", "(")
+				goCond, used, err := invariant.GoCond(cond)
+				if err != nil {
+					return fmt.Errorf("go checks: %w", err)
+				}
+				helpers = append(helpers, used...)
 				fmt.Fprintf(&body, "\tif !(%s) {\n", goCond)
 				fmt.Fprintf(&body, "\t\treturn fmt.Errorf(%q, %s)\n", s.Name+": "+strings.TrimSuffix(k.what, "s")+" violated: "+cond+" ("+strings.Join(fmtVerbs, ", ")+")", strings.Join(fmtArgs, ", "))
 				fmt.Fprintf(&body, "\t}\n")
@@ -190,6 +195,9 @@ func ContractsGo(w io.Writer, c *invariant.Contracts, pkg string) error {
 	bw.WriteString(body.String())
 	if usesApprox {
 		fmt.Fprintf(bw, "\n// approx reports whether a and b are equal within a relative 1e-9.\nfunc approx(a, b float64) bool {\n\treturn a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))\n}\n")
+	}
+	if h := invariant.GoHelpers(helpers); h != "" {
+		fmt.Fprintf(bw, "\n%s", h)
 	}
 	return bw.Flush()
 }
