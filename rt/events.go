@@ -57,6 +57,7 @@ func Enter(site, key uint32, vals ...interface{}) *T {
 	if unclaimed {
 		from = spawnedLocked(t, g, key)
 	}
+	w.shallow = !deepSite(site)
 	w.encode(true, vals...)
 	w.head('E', t, g, site)
 	w.uv(from)
@@ -102,6 +103,7 @@ func (t *T) exitRecord(site uint32, vals *[]interface{}, byAddr bool) {
 		tag = 'J'
 	}
 	mu.Lock()
+	w.shallow = !deepSite(site)
 	if byAddr {
 		w.encodeAt(hideAll(vals))
 	} else {
@@ -540,6 +542,7 @@ func (t *T) returned(site uint32, vals []interface{}) {
 // writeReturn writes the return record of the call at site.
 func (t *T) writeReturn(site uint32, vals []interface{}) {
 	mu.Lock()
+	w.shallow = !deepSite(site)
 	w.encode(true, vals...)
 	w.head('V', t, w.goroutine(), site)
 	w.scratch()

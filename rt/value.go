@@ -22,7 +22,7 @@ func (w *writer) encode(many bool, vals ...interface{}) {
 		v.uv(uint64(len(vals)))
 	}
 	for _, x := range vals {
-		if many {
+		if many && !w.shallow {
 			v.deepValue(x)
 		} else {
 			v.value(x)
@@ -175,6 +175,22 @@ const (
 	maxNodes  = 64 // values recorded for one argument, parts included
 )
 
+// deepCalls is how many calls of one function (or returns at one call
+// site) record values with their parts; later ones record them as reads
+// do. culprit mine keeps parts of the first calls only (MaxDeepCalls), and
+// parts are what makes a record expensive.
+const deepCalls = 1000
+
+// deepSite reports whether the entry, exit or return being recorded at
+// site keeps values' parts: within its first deepCalls events.
+func deepSite(site uint32) bool {
+	if raceMode {
+		numMu.Lock()
+		defer numMu.Unlock()
+	}
+	return site >= uint32(len(nums)) || nums[site] <= deepCalls
+}
+
 // deepValue encodes v with its parts: the fields of structs, the values
 // pointers point to, the first elements of slices and arrays, and the
 // message of an error of the standard library.
@@ -206,7 +222,7 @@ func (w *writer) deepValue(v interface{}) {
 // that the exit can be a deferred call with no function literal (a
 // literal would renumber the function's own, which tests can see in
 // their names). A blank stands for a value not recorded.
-func (w *writer) deepAt(p interface{}) {
+func (w *writer) deepAt(p interface{}, shallow bool) {
 	p = hide(&p)
 	if _, ok := p.(blank); ok {
 		w.byte(0)
@@ -223,7 +239,15 @@ func (w *writer) deepAt(p interface{}) {
 			w.byte(1)
 			return
 		}
-		w.deepValue(e.Interface()) // the interface itself: no allocation
+		if shallow {
+			w.value(e.Interface()) // the interface itself: no allocation
+		} else {
+			w.deepValue(e.Interface())
+		}
+		return
+	}
+	if shallow {
+		w.reflectValue(e)
 		return
 	}
 	budget := maxNodes
@@ -240,7 +264,7 @@ func (w *writer) encodeAt(ptrs []interface{}) {
 	v.buf = v.buf[:0]
 	v.uv(uint64(len(ptrs)))
 	for _, p := range ptrs {
-		v.deepAt(p)
+		v.deepAt(p, w.shallow)
 	}
 }
 

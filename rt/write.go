@@ -30,6 +30,8 @@ type writer struct {
 	// The test and goroutine of the latest stream record, so that steps
 	// and decisions in the same context take the short form.
 	lastT, lastG uint64
+	// shallow makes encode record values without parts (deepSite).
+	shallow bool
 	// Caches in front of the goroutine and type maps: most records come
 	// from the goroutine of the record before, and a few types make most
 	// values (type descriptor address, type ID; direct-mapped).
