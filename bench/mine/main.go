@@ -24,7 +24,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -56,26 +55,12 @@ func main() {
 // run measures the modules in work with the culprit binary bin (built
 // when ""), and prints the table.
 func run(mods, work, bin string, timeout time.Duration, markdown bool) error {
-	if work == "" {
-		d, err := os.MkdirTemp("", "culprit-mine-bench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(d)
-		work = d
-	} else if err := os.MkdirAll(work, 0o755); err != nil {
-		return err
-	}
-	work, err := filepath.Abs(work)
+	work, cleanup, err := proof.WorkDir(work, "culprit-mine-bench-")
 	if err != nil {
 		return err
 	}
-	if bin == "" {
-		bin = filepath.Join(work, "culprit")
-		if out, err := exec.Command("go", "build", "-o", bin, "github.com/culprit-go/culprit/cmd/culprit").CombinedOutput(); err != nil {
-			return fmt.Errorf("build culprit: %w: %s", err, out)
-		}
-	} else if bin, err = filepath.Abs(bin); err != nil {
+	defer cleanup()
+	if bin, err = proof.Culprit(work, bin); err != nil {
 		return err
 	}
 	start := time.Now()

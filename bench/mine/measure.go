@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/culprit-go/culprit/bench/internal/proof"
@@ -146,20 +145,7 @@ func table(w io.Writer, results []*result, markdown bool) {
 	}
 	rows = append(rows, []string{"total", fmt.Sprint(tot.Functions), fmt.Sprint(tot.Calls), fmt.Sprint(tot.Returned), fmt.Sprint(tot.Specs), fmt.Sprint(tot.Invariants),
 		fmt.Sprintf("%.1f", tot.Plain), fmt.Sprintf("%.1f", tot.Mine), ratio(tot.Mine, tot.Plain), fmt.Sprintf("%.2f", tot.Load), fmt.Sprintf("%.2f", tot.Infer), fmt.Sprintf("%.2f", tot.InferCPU), rate(tot.Calls+tot.Returned, tot.InferCPU), ""})
-	if markdown {
-		for i, row := range rows {
-			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
-			if i == 0 {
-				fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(row)))
-			}
-		}
-	} else {
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		for _, row := range rows {
-			fmt.Fprintln(tw, strings.Join(row, "\t"))
-		}
-		tw.Flush()
-	}
+	proof.WriteTable(w, rows, markdown)
 	for _, r := range results {
 		if r.Err != "" {
 			fmt.Fprintf(w, "\n%s: %s", r.Module, r.Err)

@@ -42,7 +42,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/culprit-go/culprit/bench/internal/proof"
@@ -158,7 +157,7 @@ func printOperators(w io.Writer, results []*faultResult, k spectrum.Kinds, markd
 			cell(ps, func(p placement, which int) float64 { return p.top(5, which) }, "%.0f%%"),
 			cell(ps, func(p placement, which int) float64 { return p.exam(which) }, "%.1f%%")})
 	}
-	table(w, rows, markdown)
+	proof.WriteTable(w, rows, markdown)
 }
 
 // cell averages f over the placements for the best, average and worst
@@ -481,7 +480,7 @@ func printModules(w io.Writer, mods []modSummary, markdown bool) {
 			fmt.Sprint(m.ByOp["flip"]), fmt.Sprint(m.ByOp["const"]), fmt.Sprint(m.ByOp["swap"]), fmt.Sprint(m.ByOp["delete"]),
 			fmt.Sprint(m.Survived), fmt.Sprint(m.Broken), fmt.Sprint(m.Slow), fmt.Sprint(m.NotReproduced)})
 	}
-	table(w, rows, markdown)
+	proof.WriteTable(w, rows, markdown)
 }
 
 // printAccuracy prints, per event kinds and metric, top-N and EXAM as
@@ -503,22 +502,6 @@ func printAccuracy(w io.Writer, results []*faultResult, kinds []spectrum.Kinds, 
 			rows = append(rows, row)
 		}
 	}
-	table(w, rows, markdown)
+	proof.WriteTable(w, rows, markdown)
 }
 
-func table(w io.Writer, rows [][]string, markdown bool) {
-	if markdown {
-		for i, r := range rows {
-			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
-			if i == 0 {
-				fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(r)))
-			}
-		}
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
-	}
-	tw.Flush()
-}

@@ -22,11 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/culprit-go/culprit/bench/internal/proof"
@@ -52,26 +48,12 @@ func main() {
 // run runs b on the modules, in work, with the culprit binary bin (built
 // when ""), and prints the table.
 func run(b *bench, mods, work, bin string, markdown bool) error {
-	if work == "" {
-		d, err := os.MkdirTemp("", "culprit-slice-bench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(d)
-		work = d
-	} else if err := os.MkdirAll(work, 0o755); err != nil {
-		return err
-	}
-	work, err := filepath.Abs(work)
+	work, cleanup, err := proof.WorkDir(work, "culprit-slice-bench-")
 	if err != nil {
 		return err
 	}
-	if bin == "" {
-		bin = filepath.Join(work, "culprit")
-		if out, err := exec.Command("go", "build", "-o", bin, "github.com/culprit-go/culprit/cmd/culprit").CombinedOutput(); err != nil {
-			return fmt.Errorf("build culprit: %w: %s", err, out)
-		}
-	} else if bin, err = filepath.Abs(bin); err != nil {
+	defer cleanup()
+	if bin, err = proof.Culprit(work, bin); err != nil {
 		return err
 	}
 	b.work, b.culprit = work, bin
@@ -123,20 +105,7 @@ func print(w io.Writer, results []*result, markdown bool) {
 		rows = append(rows, []string{"total", "", "", "", "", "", "", fmt.Sprintf("%.2f", plain), fmt.Sprintf("%.2f", sliced), ratio(sliced, plain),
 			"", "", "", fmt.Sprintf("%.2f", pkgPlain), fmt.Sprintf("%.2f", pkgTraced), ratio(pkgTraced, pkgPlain)})
 	}
-	if markdown {
-		for i, row := range rows {
-			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
-			if i == 0 {
-				fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(row)))
-			}
-		}
-	} else {
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		for _, row := range rows {
-			fmt.Fprintln(tw, strings.Join(row, "\t"))
-		}
-		tw.Flush()
-	}
+	proof.WriteTable(w, rows, markdown)
 	for _, r := range results {
 		if r.Mutant != "" {
 			fmt.Fprintf(w, "\n%s@%s: fault %s (mutant %d tried)", r.Module, r.Version, r.Mutant, r.Tried)
