@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -51,6 +52,7 @@ type result struct {
 	Tests       int      // tests compared (passing plain)
 	Identical   int      // of those, same outcome in every instrumented run
 	Diverged    []string // test: plain vs instrumented
+	Flaky       []string // diverged once, then ended as plain did when run again alone
 	FailedPlain []string // excluded
 	Plain       *run
 	Runs        map[string]*run
@@ -113,8 +115,13 @@ func (h *harness) runModule(ctx context.Context, m proof.Module) *result {
 		same := true
 		for _, v := range h.variants {
 			if got := res.Runs[v.Name].Outcomes[k]; got != want {
+				what := fmt.Sprintf("%s: plain %s, -events %s %s", name, want, v.Name, orNone(got))
+				if k.Test != packageTest && h.rerun(ctx, dir, k, v, want) {
+					res.Flaky = append(res.Flaky, what+", then "+want+" alone")
+					continue
+				}
 				same = false
-				res.Diverged = append(res.Diverged, fmt.Sprintf("%s: plain %s, -events %s %s", name, want, v.Name, orNone(got)))
+				res.Diverged = append(res.Diverged, what)
 			}
 		}
 		if same {
@@ -122,13 +129,39 @@ func (h *harness) runModule(ctx context.Context, m proof.Module) *result {
 		}
 	}
 	for _, v := range h.variants {
-		for k := range res.Runs[v.Name].Outcomes {
-			if _, ok := plain.Outcomes[k]; !ok {
+		for k, got := range res.Runs[v.Name].Outcomes {
+			// A package failed only by tests found flaky is not a
+			// divergence of its own.
+			if _, ok := plain.Outcomes[k]; !ok && !(k.Test == packageTest && got == "fail" && len(res.Flaky) > 0 && len(res.Diverged) == 0) {
 				res.Diverged = append(res.Diverged, fmt.Sprintf("%s.%s: only instrumented (-events %s)", k.Package, k.Test, v.Name))
 			}
 		}
 	}
 	return res
+}
+
+// packageTest is the key of a package's own outcome (a failing package).
+const packageTest = "(package)"
+
+// rerun runs test k alone, instrumented as v, up to twice, and reports
+// whether it then ended as it did plain: a test whose outcome depends on
+// timing (a clock read twice, a goroutine an earlier test left running,
+// a 10 ms TTL) is reported as flaky, not as a divergence.
+func (h *harness) rerun(ctx context.Context, dir string, k testKey, v variant, want string) bool {
+	var pat []string
+	for _, part := range strings.Split(k.Test, "/") {
+		pat = append(pat, "^"+regexp.QuoteMeta(part)+"$")
+	}
+	for i := 0; i < 2; i++ {
+		r, err := h.goTest(ctx, dir, []string{k.Package}, v.Events, "-run", strings.Join(pat, "/"))
+		if err != nil {
+			return false
+		}
+		if r.Outcomes[k] == want {
+			return true
+		}
+	}
+	return false
 }
 
 func orNone(s string) string {
@@ -157,10 +190,10 @@ func (h *harness) timed(ctx context.Context, dir string, pkgs []string, events t
 }
 
 // goTest runs go test -json in dir, plain (events 0) or under culprit test.
-func (h *harness) goTest(ctx context.Context, dir string, pkgs []string, events trace.EventSet) (*run, error) {
+func (h *harness) goTest(ctx context.Context, dir string, pkgs []string, events trace.EventSet, extra ...string) (*run, error) {
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	flags := []string{"-json", "-p=1"}
+	flags := append([]string{"-json", "-p=1"}, extra...)
 	var out bytes.Buffer
 	r := &run{}
 	start := time.Now()
@@ -248,7 +281,7 @@ func parseJSON(data []byte) (map[testKey]string, float64, string) {
 				if ev.Action == "fail" {
 					// A package that failed outside its tests (build
 					// failure, panic in TestMain, timeout) counts as a test.
-					out[testKey{ev.Package, "(package)"}] = ev.Action
+					out[testKey{ev.Package, packageTest}] = ev.Action
 				}
 				continue
 			}

@@ -27,6 +27,9 @@ func TestProofSmall(t *testing.T) {
 			t.Errorf("%s: %s", m, r.Err)
 			continue
 		}
+		for _, f := range r.Flaky {
+			t.Logf("flaky: %s", f)
+		}
 		if r.Tests == 0 || r.Identical != r.Tests || len(r.Diverged) > 0 {
 			t.Errorf("%s@%s: %d of %d tests identical:\n%s", m, r.Version, r.Identical, r.Tests, strings.Join(r.Diverged, "\n"))
 		}

@@ -152,6 +152,9 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 		for _, d := range r.Diverged {
 			fmt.Fprintf(w, "DIVERGED: %s\n", d)
 		}
+		for _, f := range r.Flaky {
+			fmt.Fprintf(w, "flaky (counted identical): %s\n", f)
+		}
 		if r.Err != "" {
 			fmt.Fprintf(w, "ERROR: %s: %s\n", r.Module, r.Err)
 		}
