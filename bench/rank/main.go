@@ -504,4 +504,3 @@ func printAccuracy(w io.Writer, results []*faultResult, kinds []spectrum.Kinds, 
 	}
 	proof.WriteTable(w, rows, markdown)
 }
-
