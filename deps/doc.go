@@ -27,8 +27,11 @@
 // control-flow graph, built from the source: if/else chains, loops,
 // switch and type switch cases, select, break, continue, goto,
 // fallthrough, early returns and calls that end the function (panic,
-// t.Fatal, os.Exit). The dynamic instance that governs a unit is the
-// latest execution, in the same frame, of one of its static controllers.
+// t.Fatal, os.Exit); "for {" is given a way out, so that what a break
+// guards depends on its condition. The dynamic instance that governs a
+// unit is the latest execution, in the same frame, of one of its static
+// controllers (none in a loop's first iteration for a controller that
+// only decides whether the loop goes on).
 // The && and || operators decide too: when a left operand's outcome lets
 // the right operand run, the node "<&&>" or "<||>" at the operator (it
 // reads what the left operand read) controls what the statement defines

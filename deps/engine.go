@@ -178,8 +178,8 @@ type builder struct {
 	vaddr    map[uint64]varRef
 	located  map[int]bool
 	elemN    map[token.Pos]map[string]bool
-	steps    map[int]*unit // statement site -> the unit its step starts
-	checks   map[int]bool  // check calls the test made (checked coverage)
+	steps    map[int]stepTarget // statement site -> what its step starts
+	checks   map[int]bool       // check calls the test made (checked coverage)
 	sinkSeen map[Sink]bool
 }
 
@@ -226,9 +226,17 @@ type goroutine struct {
 }
 
 type frame struct {
-	fn    *function
-	lex   *frame // the frame of the enclosing function, for closures
-	vars  map[string]map[int]bool
+	fn   *function
+	lex  *frame // the frame of the enclosing function, for closures
+	vars map[string]map[int]bool
+	// ranged holds, per range unit whose expression calls, what the
+	// expression read when the loop started.
+	ranged map[int][]int
+	// implicit says the frame was entered without an entry record.
+	implicit bool
+	// fell says the latest statement was a fallthrough: the next case
+	// clause's decision record enters its body without testing it.
+	fell  bool
 	cur   *instance
 	exec  map[int]int // unit -> sequence number of its latest execution
 	dec   map[int]int // decision unit -> its node
@@ -267,7 +275,7 @@ func newBuilder(sites []trace.Site, test *trace.Test) *builder {
 		units: make([]*unit, len(sites)), funcs: make([]*function, len(sites)),
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
-		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]*unit{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
+		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
 	}
 	for i, s := range sites {
 		f := b.src.file(s.File)
@@ -381,16 +389,25 @@ func (b *builder) event(e trace.Event, inTest bool) {
 	}
 	u := b.units[e.Site]
 	if e.Tag == trace.TagStep {
-		u = b.stepUnit(e.Site)
+		st := b.stepUnit(e.Site)
+		u = st.u
+		if st.fn != nil && len(g.stack) > 0 && g.stack[len(g.stack)-1].fn == st.fn {
+			top := g.stack[len(g.stack)-1]
+			top.fell = st.fall
+			if u == nil {
+				// A statement that evaluates nothing of its own as it
+				// starts (a block, "for {", a break): what ran before
+				// it has ended all the same.
+				b.end(top)
+			}
+		}
 	}
 	if u == nil || len(g.stack) == 0 {
 		return
 	}
 	fr := g.stack[len(g.stack)-1]
 	if fr.fn != u.fn {
-		// An event of a function entered without an entry record (not
-		// instrumented for calls): give it a frame of its own.
-		fr = b.push(g, u.fn, -1)
+		fr = b.frameOf(g, u.fn)
 	}
 	site := b.sites[e.Site]
 	pos := u.fn.file.pos(site.Line, site.Col)
@@ -455,6 +472,10 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			in.rets[pos] = g.ret
 		}
 		g.ret, g.retAt = -1, -1
+		if fr.call == e.Site {
+			// The call is over: no later entry is its callee's.
+			fr.call = -1
+		}
 	case trace.TagPanic:
 		ids := b.end(fr)
 		if len(ids) > 0 {
@@ -502,6 +523,10 @@ func (b *builder) decision(fr *frame, u *unit, pos token.Pos, site trace.Site) {
 	if u.kind != UnitCond {
 		return
 	}
+	if _, isCase := u.node.(*ast.CaseClause); isCase && fr.fell {
+		fr.fell = false
+		return
+	}
 	if fr.cur == nil || fr.cur.u != u {
 		b.end(fr)
 		fr.cur = &instance{u: u, lastPos: pos, wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}}
@@ -509,27 +534,47 @@ func (b *builder) decision(fr *frame, u *unit, pos token.Pos, site trace.Site) {
 	b.end(fr)
 }
 
-// stepUnit returns the unit a statement's step starts: the first unit of
-// the innermost function holding the statement at or after its start (an
-// if statement's init or condition), nil when there is none.
-func (b *builder) stepUnit(site int) *unit {
-	if u, ok := b.steps[site]; ok {
-		return u
+// stepTarget is what a statement's step starts: the unit that runs
+// first in it, nil when the statement evaluates nothing as it starts (a
+// block, "for {", "for ; ; i++", break), and the function holding it.
+type stepTarget struct {
+	u    *unit
+	fn   *function
+	fall bool // a fallthrough statement
+}
+
+// stepUnit returns what a statement's step starts: the unit of the
+// statement itself, or of what its header evaluates first (an if's or
+// switch's init, else its condition or tag, a for loop's init, else its
+// condition; never a unit of its body, which steps on its own, nor a for
+// loop's post statement, which runs after the body).
+func (b *builder) stepUnit(site int) stepTarget {
+	if st, ok := b.steps[site]; ok {
+		return st
 	}
-	var found *unit
+	var st stepTarget
 	s := b.sites[site]
 	if f := b.src.file(s.File); f != nil {
 		pos, end := f.pos(s.Line, s.Col), f.pos(s.EndLine, s.EndCol)
 		if fn := f.innermostFunc(pos); fn != nil {
-			for _, u := range fn.units {
-				if u.kind != UnitJoin && u.pos >= pos && (end <= pos || u.pos < end) && (found == nil || u.pos < found.pos) {
-					found = u
+			st.fn = fn
+			if stmt := fn.stmtAt(pos, end); stmt != nil {
+				st.u = fn.unitOf(firstEvaluated(stmt))
+				br, ok := stmt.(*ast.BranchStmt)
+				st.fall = ok && br.Tok == token.FALLTHROUGH
+			} else {
+				// Not a statement of the source as parsed: the first
+				// unit at or after its start.
+				for _, u := range fn.units {
+					if u.kind != UnitJoin && u.pos >= pos && (end <= pos || u.pos < end) && (st.u == nil || u.pos < st.u.pos) {
+						st.u = u
+					}
 				}
 			}
 		}
 	}
-	b.steps[site] = found
-	return found
+	b.steps[site] = st
+	return st
 }
 
 // isCheck reports whether a callee as written is a test's failure report.
@@ -576,6 +621,35 @@ func (b *builder) at(fr *frame, u *unit, pos token.Pos, e trace.Event) *instance
 	in.lastEv = [2]int{int(e.Tag), e.Site}
 	fr.cur = in
 	return in
+}
+
+// frameOf returns the frame an event of fn belongs to when the top of
+// g's stack is another function's: the innermost frame of fn when every
+// frame above it was entered without an entry record (those are over:
+// they end) or when one was entered with one (the body of a range over a
+// function runs in its function's frame, called from the iterator's
+// yield); else a new frame of fn (a function entered without an entry
+// record, not instrumented for calls).
+func (b *builder) frameOf(g *goroutine, fn *function) *frame {
+	for i := len(g.stack) - 1; i >= 0; i-- {
+		if g.stack[i].fn != fn {
+			continue
+		}
+		above := g.stack[i+1:]
+		for _, f := range above {
+			if !f.implicit {
+				return g.stack[i]
+			}
+		}
+		for j := len(g.stack) - 1; j > i; j-- {
+			b.end(g.stack[j])
+		}
+		g.stack = g.stack[:i+1]
+		return g.stack[i]
+	}
+	fr := b.push(g, fn, -1)
+	fr.implicit = true
+	return fr
 }
 
 // push enters a frame of fn on g.
@@ -1137,7 +1211,18 @@ func (b *builder) end(fr *frame) []int {
 		}
 	case UnitRange:
 		rs := u.node.(*ast.RangeStmt)
-		from := b.reads(fr, rs.X, nil, in)
+		from, ok := fr.ranged[u.id]
+		if !ok || in.stepped || !hasCall(rs.X) {
+			// A range expression with a call is evaluated once, as the
+			// loop starts (its step): later iterations depend on that.
+			from = b.reads(fr, rs.X, nil, in)
+			if hasCall(rs.X) {
+				if fr.ranged == nil {
+					fr.ranged = map[int][]int{}
+				}
+				fr.ranged[u.id] = from
+			}
+		}
 		fr.dec[u.id] = def("<test>", u.pos, from)
 		b.assign(fr, in, u, u.lhs, nil, append([]int{}, from...), def)
 	case UnitReturn:
@@ -1200,7 +1285,9 @@ func (b *builder) control(fr *frame, u *unit) int {
 			best, ctrl = s, fr.dec[c]
 		}
 	}
-	if ctrl < 0 && len(u.ctrl) == 1 {
+	if ctrl < 0 && len(u.ctrl) == 1 && u.dom {
+		// The one controller must have run (a condition that recorded
+		// nothing): its static node.
 		cu := u.fn.units[u.ctrl[0]]
 		ctrl = b.node(decisionName(cu), u.fn.file, cu.pos, u.fn)
 	}

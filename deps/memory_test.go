@@ -16,7 +16,8 @@ import (
 	"github.com/culprit-go/culprit/trace"
 )
 
-var memTrace struct {
+// moduleTrace is the trace of a testdata module's tests, recorded once.
+type moduleTrace struct {
 	once sync.Once
 	tr   *trace.Trace
 	dir  string
@@ -25,22 +26,29 @@ var memTrace struct {
 	out  string
 }
 
+var memTrace moduleTrace
+
 // memRun runs the testdata/mem module's tests instrumented, once.
 func memRun(t *testing.T) (*trace.Trace, string) {
 	t.Helper()
+	return memTrace.run(t, "mem")
+}
+
+// run runs the tests of the module testdata/name instrumented, once.
+func (m *moduleTrace) run(t *testing.T, name string) (*trace.Trace, string) {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("builds and runs the testdata/mem module's tests")
+		t.Skipf("builds and runs the testdata/%s module's tests", name)
 	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
-	m := &memTrace
 	m.once.Do(func() {
-		m.dir, m.err = filepath.Abs(filepath.Join("testdata", "mem"))
+		m.dir, m.err = filepath.Abs(filepath.Join("testdata", name))
 		if m.err != nil {
 			return
 		}
-		traceDir, err := osMkdirTemp()
+		traceDir, err := os.MkdirTemp("", "culprit-"+name+"-")
 		if err != nil {
 			m.err = err
 			return
@@ -109,7 +117,16 @@ func TestMemory(t *testing.T) {
 	}
 }
 
-func osMkdirTemp() (string, error) { return os.MkdirTemp("", "culprit-mem-") }
+// TestMain removes the traces the tests recorded.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, mt := range []*moduleTrace{&memTrace, &replayTrace} {
+		if mt.td != "" {
+			os.RemoveAll(mt.td)
+		}
+	}
+	os.Exit(code)
+}
 
 // TestRuntimePanic: a runtime panic has no panic record; the recovered
 // value comes from the statement that raised it, so the failing check's

@@ -45,6 +45,10 @@ type unit struct {
 	calls bool       // its call can end the function (panic, t.Fatal, os.Exit)
 	succ  []int      // control-flow successors (unit ids, fn.exit for the exit)
 	ctrl  []int      // units it is statically control dependent on
+	// dom says that its one controller dominates it: it cannot run
+	// before that controller ran (false in a loop's first iteration for
+	// a controller that decides only whether the loop goes on).
+	dom bool
 }
 
 // function is one function declaration or literal of a source file.
@@ -58,6 +62,7 @@ type function struct {
 	results []string        // result names, "" for unnamed
 	units   []*unit
 	exit    int // id of the exit node (len(units) after building)
+	entry   int // id of the unit that runs first (exit for an empty body)
 }
 
 // file is one parsed source file.
@@ -367,9 +372,11 @@ type target struct {
 func (fn *function) buildCFG() {
 	b := &cfgBuilder{fn: fn, labels: map[string]int{}}
 	// The exit node's id is only known at the end: use -1 and patch.
-	entry := b.seq(fn.body.List, -1)
-	_ = entry
+	fn.entry = b.seq(fn.body.List, -1)
 	fn.exit = len(fn.units)
+	if fn.entry == -1 {
+		fn.entry = fn.exit
+	}
 	for _, g := range b.gotos {
 		if t, ok := b.labels[g.label]; ok {
 			fn.units[g.from].succ = append(fn.units[g.from].succ, t)
@@ -455,8 +462,14 @@ func (b *cfgBuilder) stmt(s ast.Stmt, succ int, label string) int {
 		head := b.add(UnitJoin, s, s.For, s.For+3)
 		if s.Cond != nil {
 			head.kind, head.node, head.pos, head.end = UnitCond, s.Cond, s.Cond.Pos(), s.Cond.End()
-			head.succ = append(head.succ, succ)
 		}
+		// "for {" leaves only by break, return or panic: its head is a
+		// join, given a way out to the loop's successor all the same, so
+		// that the loop is not taken to end for sure (then what a break
+		// guards would post-dominate its condition and depend on
+		// nothing). Units it controls depend on its own controllers
+		// (controlDeps).
+		head.succ = append(head.succ, succ)
 		cont := head.id
 		if s.Post != nil {
 			cont = b.simple(s.Post, head.id)
@@ -650,51 +663,7 @@ func (fn *function) controlDeps() {
 		}
 		return fn.units[i].succ
 	}
-	words := (n + 63) / 64
-	pdom := make([][]uint64, n)
-	full := make([]uint64, words)
-	for i := range full {
-		full[i] = ^uint64(0)
-	}
-	for i := range pdom {
-		pdom[i] = make([]uint64, words)
-		if i == exit {
-			pdom[i][i/64] |= 1 << (i % 64)
-		} else {
-			copy(pdom[i], full)
-		}
-	}
-	tmp := make([]uint64, words)
-	for changed := true; changed; {
-		changed = false
-		for i := n - 1; i >= 0; i-- {
-			if i == exit {
-				continue
-			}
-			ss := succ(i)
-			if len(ss) == 0 {
-				// No way out (an infinite loop's join): only itself.
-				for w := range tmp {
-					tmp[w] = 0
-				}
-			} else {
-				copy(tmp, full)
-				for _, s := range ss {
-					for w := range tmp {
-						tmp[w] &= pdom[s][w]
-					}
-				}
-			}
-			tmp[i/64] |= 1 << (i % 64)
-			for w := range tmp {
-				if tmp[w] != pdom[i][w] {
-					copy(pdom[i], tmp)
-					changed = true
-					break
-				}
-			}
-		}
-	}
+	pdom := dominators(n, exit, succ, true)
 	has := func(set []uint64, i int) bool { return set[i/64]&(1<<(i%64)) != 0 }
 	for d := 0; d < len(fn.units); d++ {
 		ss := succ(d)
@@ -713,6 +682,30 @@ func (fn *function) controlDeps() {
 			}
 		}
 	}
+	// A join never runs: what it controls depends on what controls the
+	// join ("for {": its body on the decisions that looped back).
+	for _, u := range fn.units {
+		var out []int
+		seen := map[int]bool{}
+		var add func(c int)
+		add = func(c int) {
+			if seen[c] {
+				return
+			}
+			seen[c] = true
+			if fn.units[c].kind == UnitJoin {
+				for _, cc := range fn.units[c].ctrl {
+					add(cc)
+				}
+				return
+			}
+			out = append(out, c)
+		}
+		for _, c := range u.ctrl {
+			add(c)
+		}
+		u.ctrl = out
+	}
 	// A loop's condition depends on itself; drop self edges.
 	for _, u := range fn.units {
 		out := u.ctrl[:0]
@@ -722,6 +715,88 @@ func (fn *function) controlDeps() {
 			}
 		}
 		u.ctrl = out
+	}
+	fn.dominance()
+}
+
+// dominators returns, for a graph of n nodes, the set (a bitset) of the
+// nodes that dominate each node as seen from root: every path from root
+// to it passes them. next gives the edges walked back: a node's
+// predecessors for dominators, its successors (with root the exit) for
+// post-dominators. A node with no such edge has itself alone (no way in,
+// or none out: an endless loop's join). down iterates from the last
+// node, which converges faster along successors.
+func dominators(n, root int, next func(int) []int, down bool) [][]uint64 {
+	words := (n + 63) / 64
+	dom := make([][]uint64, n)
+	for i := range dom {
+		dom[i] = make([]uint64, words)
+		if i == root {
+			dom[i][i/64] |= 1 << (i % 64)
+			continue
+		}
+		for w := range dom[i] {
+			dom[i][w] = ^uint64(0)
+		}
+	}
+	tmp := make([]uint64, words)
+	for changed := true; changed; {
+		changed = false
+		for k := 0; k < n; k++ {
+			i := k
+			if down {
+				i = n - 1 - k
+			}
+			if i == root {
+				continue
+			}
+			ps := next(i)
+			for w := range tmp {
+				tmp[w] = 0
+				if len(ps) > 0 {
+					tmp[w] = ^uint64(0)
+				}
+			}
+			for _, p := range ps {
+				for w := range tmp {
+					tmp[w] &= dom[p][w]
+				}
+			}
+			tmp[i/64] |= 1 << (i % 64)
+			for w := range tmp {
+				if tmp[w] != dom[i][w] {
+					copy(dom[i], tmp)
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return dom
+}
+
+// dominance sets each unit's dom: whether its one static controller
+// dominates it (every path from the function's entry to it runs the
+// controller first), from the dominators of the control-flow graph.
+func (fn *function) dominance() {
+	n := len(fn.units)
+	if n == 0 || fn.entry >= n {
+		return
+	}
+	preds := make([][]int, n)
+	for _, u := range fn.units {
+		for _, s := range u.succ {
+			if s >= 0 && s < n {
+				preds[s] = append(preds[s], u.id)
+			}
+		}
+	}
+	dom := dominators(n, fn.entry, func(i int) []int { return preds[i] }, false)
+	for _, u := range fn.units {
+		if len(u.ctrl) == 1 {
+			c := u.ctrl[0]
+			u.dom = dom[u.id][c/64]&(1<<(c%64)) != 0
+		}
 	}
 }
 
@@ -835,4 +910,100 @@ func shortFunc(name string) string {
 		name = name[i+1:]
 	}
 	return name
+}
+
+// stmtAt returns the statement of fn's body spanning exactly [pos, end)
+// (labels left out), nil when there is none.
+func (fn *function) stmtAt(pos, end token.Pos) ast.Stmt {
+	var found ast.Stmt
+	ast.Inspect(fn.body, func(n ast.Node) bool {
+		if found != nil || n == nil || n.End() <= pos || n.Pos() > pos {
+			return false
+		}
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		if s, ok := n.(ast.Stmt); ok && s.Pos() == pos && s.End() == end {
+			if _, labeled := s.(*ast.LabeledStmt); !labeled {
+				found = s
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// firstEvaluated returns the node of the unit that runs first when s
+// starts: s itself for a simple statement, an if's or switch's init, else
+// its condition, tag or first case test; a for loop's init, else its
+// condition. It returns nil when s evaluates nothing as it starts: a
+// block, "for {" and "for ; ; post" (the post runs after the body), a
+// switch without a tag whose clauses test nothing, break, continue, goto.
+func firstEvaluated(s ast.Stmt) ast.Node {
+	switch s := s.(type) {
+	case *ast.BlockStmt, *ast.BranchStmt, *ast.EmptyStmt, *ast.LabeledStmt:
+		return nil
+	case *ast.IfStmt:
+		if s.Init != nil {
+			return s.Init
+		}
+		return s.Cond
+	case *ast.ForStmt:
+		if s.Init != nil {
+			return s.Init
+		}
+		if s.Cond != nil {
+			return s.Cond
+		}
+		return nil
+	case *ast.SwitchStmt:
+		if s.Init != nil {
+			return s.Init
+		}
+		if s.Tag != nil {
+			return s.Tag
+		}
+		for _, c := range s.Body.List {
+			if cc := c.(*ast.CaseClause); cc.List != nil {
+				return cc
+			}
+		}
+		return nil
+	case *ast.TypeSwitchStmt:
+		if s.Init != nil {
+			return s.Init
+		}
+		return s.Assign
+	}
+	return s
+}
+
+// unitOf returns fn's unit whose node is n, nil when there is none.
+func (fn *function) unitOf(n ast.Node) *unit {
+	if n == nil {
+		return nil
+	}
+	for _, u := range fn.units {
+		if u.node == n {
+			return u
+		}
+	}
+	return nil
+}
+
+// hasCall reports whether e calls a function (conversions included),
+// outside function literals.
+func hasCall(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -85,7 +85,7 @@ func newStreams(g *deps.Graph) *streams {
 		}
 		recv, method, ok := methodCall(n.Var)
 		kind := readKinds[method]
-		if !ok || kind == "" || s.phantom(n.ID) || !s.reaches(n.ID, recv, "os.Stdin") {
+		if !ok || kind == "" || !s.reaches(n.ID, recv, "os.Stdin") {
 			continue
 		}
 		if kind == "line" && split[recv] && (method == "Text" || method == "Bytes") {
@@ -103,21 +103,6 @@ func newStreams(g *deps.Graph) *streams {
 		}
 	}
 	return s
-}
-
-// phantom reports whether a call node's results went nowhere and hold
-// no value: what the engine makes of a statement it placed twice (the
-// first statement of a "for {" loop's first iteration), not a read of
-// its own.
-func (s *streams) phantom(id int) bool {
-	out := s.g.Out(id)
-	for _, e := range out {
-		n := s.g.Nodes[e.To]
-		if e.Kind != deps.Data || n.Pseudo() || n.Call || len(n.Values) > 0 || len(s.g.Out(e.To)) > 0 {
-			return false
-		}
-	}
-	return len(out) > 0
 }
 
 // copiedValues returns the values of the variable a read was copied

@@ -60,12 +60,6 @@ func TestStreams(t *testing.T) {
 			"strings.NewReader(s@0)@0 <- s@0", "sc@0 <- strings.NewReader(s@0)@0", "sc.Text()@0 <- sc@0",
 			"<fmt.Println()>@0 <- sc.Text()@0",
 		}, []string{"s@0"}, 1, false},
-		{"phantom", "a read whose results went nowhere and hold no value is not a line", []string{
-			"in@0 <- bufio.NewReader(os.Stdin)@0",
-			"in.ReadString()@0 <- in@0", "line@0 <- in.ReadString()@0",
-			"in.ReadString()@1 <- in@0", "line@1 <- in.ReadString()@1",
-			"<fmt.Println()>@0 <- line@1",
-		}, []string{"stdin line 1"}, 1, false},
 		{"writer", "a Write method of a writer made over os.Stdout writes output; to another writer not", []string{
 			"w@0 <- bufio.NewWriter(os.Stdout)@0", "<w.WriteString()>@0 <- w@0, 7",
 			"b@0 <- bytes.NewBuffer(x@0)@0", "<b.WriteString()>@0 <- b@0, 8",

@@ -1,0 +1,135 @@
+package deps_test
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/report"
+)
+
+var replayTrace moduleTrace
+
+// TestReplay slices the return value of each function of the
+// testdata/replay module, as a summary graph and an execution-level one,
+// and compares both with testdata/replay.golden. Package loops has every
+// kind of loop and jump: no statement may be placed twice (an extra
+// version of a variable, a stray <test>) and no control dependence may
+// be lost. Each row says what must and must not be in the
+// execution-level slice (want, not), besides the golden file.
+func TestReplay(t *testing.T) {
+	tr, dir := replayTrace.run(t, "replay")
+	cases := []struct {
+		test, fn, reason string
+		want, not        []string
+	}{
+		{"TestLoops/Forever", "Forever", "for {: the body's first statement once per iteration (v@0, v@1), r under the decision that broke, v@1 under the one that looped back",
+			[]string{"v@1 (16) <= strconv.Atoi(s)@1 (16); <- <test>@0 (17)", "r@0 (18) <= v@1 (16); <- <test>@1 (17)"}, []string{"v@2", "<test>@2"}},
+		{"TestLoops/Classic", "Classic", "for init; cond; post with continue: s += i under the if, the if under the loop's condition, i++ after the continue under the loop's",
+			[]string{"<test>@3 (30) <= 2 (30), 0 (30), i@1 (29); <- <test>@2 (29)", "s@1 (33) <= s@0 (28), i@1 (29); <- <test>@3 (30)", "i@1 (29) <= i@0 (29); <- <test>@0 (29)"}, nil},
+		{"TestLoops/PostOnly", "PostOnly", "for ; ; i++: the post runs after the body (i@1 after s@1), not as the loop starts",
+			[]string{"s@1 (45) <= s@0 (40), i@0 (40); <- <test>@0 (42)\n    i@1 (41) <= i@0 (40); <- <test>@0 (42)"}, []string{"i@4"}},
+		{"TestLoops/RangeInt", "RangeInt", "range over an int: each iteration's body under its header",
+			[]string{"s@3 (54) <= s@2 (54), i@2 (53); <- <test>@2 (53)"}, []string{"i@3"}},
+		{"TestLoops/RangeSlice", "RangeSlice", "range over a slice left by a break: the next iteration under the if that did not break",
+			[]string{"<test>@2 (62) <= xs@0 (60); <- <test>@1 (63)", "s@2 (66) <= s@1 (66), x@1 (62); <- <test>@3 (63)"}, []string{"x@2"}},
+		{"TestLoops/RangeMap", "RangeMap", "range over a map: the body under the if, the if under the header",
+			[]string{`<test>@1 (75) <= k@0 (74), "" (75); <- <test>@0 (74)`, "s@1 (76) <= s@0 (73), v@0 (74); <- <test>@1 (75)"}, nil},
+		{"TestLoops/RangeChan", "RangeChan", "range over a channel: each value from its send, the body under the header",
+			[]string{"v@1 (89) <= ch@0 (84), <send>@3 (86)", "s@2 (90) <= s@1 (90), v@1 (89); <- <test>@1 (89)"}, []string{"v@2"}},
+		{"TestLoops/RangeFunc", "RangeFunc", "range over a function: the body, run from the iterator's yield, in RangeFunc's frame (s@3 from s@2), the range's value from count's result each iteration",
+			[]string{"s@3 (113) <= s@2 (113), v@2 (109); <- <test>@5 (110)", "v@2 (109) <= <count() return value>@0 (97); <- <test>@3 (110)"}, []string{"count(n)@"}},
+		{"TestLoops/Labeled", "Labeled", "continue and break of the outer loop from the inner one: i++ and the outer condition under the if that continued outer",
+			[]string{"i@1 (122) <= i@0 (122); <- <test>@5 (124)", "<test>@6 (122) <= n@0 (119), i@1 (122); <- <test>@5 (124)", "j@2 (123) <= 0 (123); <- <test>@6 (122)"}, nil},
+		{"TestLoops/Goto", "Goto", "a loop made of goto: each s += i under the if's decision of its iteration",
+			[]string{"s@2 (141) <= s@1 (141), i@1 (142); <- <test>@1 (140)", "s@3 (141) <= s@2 (141), i@2 (142); <- <test>@2 (140)"}, []string{"s@4"}},
+		{"TestLoops/Select", "Select", "select in a loop: the clause taken under the select's decision",
+			[]string{"s@1 (156) <= s@0 (152), v@0 (155); <- <test>@1 (154)", "s@2 (158) <= s@1 (156); <- <test>@3 (154)"}, nil},
+		{"TestLoops/Fallthrough", "Fallthrough", "fallthrough: the next case's body runs under the first case's decision; the next case's test never ran",
+			[]string{"s@2 (172) <= s@1 (169), 2 (172); <- <test>@0 (168)"}, []string{"<test>@1", "0 (171)"}},
+		{"TestLoops/Block", "Block", "a bare block in a loop: its statements once per iteration, under the loop's condition",
+			[]string{"x@1 (184) <= 2 (184), i@1 (182); <- <test>@1 (182)"}, []string{"x@2"}},
+	}
+	var got bytes.Buffer
+	for _, tc := range cases {
+		sum, err := deps.Build(tr, deps.Options{Test: tc.test})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.test, err)
+		}
+		ver, err := deps.Build(tr, deps.Options{Test: tc.test, Versions: true})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.test, err)
+		}
+		fmt.Fprintf(&got, "-- %s: %s --\n", tc.test, tc.reason)
+		if err := report.SliceDeps(&got, sum.Backward(sum.Returns(tc.fn)...), report.SliceInfo{Root: dir}); err != nil {
+			t.Fatal(err)
+		}
+		precise := versions(ver.Graph, ver.Backward(ver.Returns(tc.fn)...))
+		fmt.Fprintf(&got, "precise:\n%s", precise)
+		for _, w := range tc.want {
+			if !strings.Contains(precise, w) {
+				t.Errorf("%s: no %q (%s):\n%s", tc.test, w, tc.reason, precise)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(precise, w) {
+				t.Errorf("%s: %q in the slice (%s):\n%s", tc.test, w, tc.reason, precise)
+			}
+		}
+		for _, n := range sum.Notes {
+			t.Errorf("%s: note %q", tc.test, n)
+		}
+		for id := range ver.Backward(ver.Returns(tc.fn)...).Nodes {
+			if n := ver.Nodes[id]; n.Seq == 0 && !n.Const {
+				t.Errorf("%s: %s (%d) is no execution of the run: a decision made up for a statement whose controller had not run", tc.test, n.Var, n.Line)
+			}
+		}
+	}
+	checkGolden(t, filepath.Join("testdata", "replay.golden"), got.Bytes())
+}
+
+// versions prints an execution-level slice one node a line, in the order
+// of the run: "v@1 (16) <= strconv.Atoi(s)@1 (16); <- <test>@0 (17)".
+func versions(g *deps.Graph, s *deps.Slice) string {
+	name := func(n *deps.Node) string {
+		if n.Const {
+			return fmt.Sprintf("%s (%d)", n.Var, n.Line)
+		}
+		return fmt.Sprintf("%s@%d (%d)", n.Var, n.Version, n.Line)
+	}
+	var ids []int
+	for id := range s.Nodes {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		a, b := g.Nodes[ids[i]], g.Nodes[ids[j]]
+		if a.Seq != b.Seq {
+			return a.Seq < b.Seq
+		}
+		return a.ID < b.ID
+	})
+	var b strings.Builder
+	for _, id := range ids {
+		var data, ctrl []string
+		for _, e := range g.In(id) {
+			if e.Kind == deps.Control {
+				ctrl = append(ctrl, name(g.Nodes[e.From]))
+			} else {
+				data = append(data, name(g.Nodes[e.From]))
+			}
+		}
+		fmt.Fprintf(&b, "    %s", name(g.Nodes[id]))
+		if len(data) > 0 {
+			fmt.Fprintf(&b, " <= %s", strings.Join(data, ", "))
+		}
+		if len(ctrl) > 0 {
+			fmt.Fprintf(&b, "; <- %s", strings.Join(ctrl, ", "))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

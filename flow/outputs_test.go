@@ -1,0 +1,78 @@
+package flow_test
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/flow"
+	"github.com/culprit-go/culprit/internal/instrument"
+)
+
+// TestOutputs runs the programs of testdata/outputs instrumented and
+// checks each one's outputs and what they depend on, exactly: a "for {"
+// loop whose first statement is placed once, and lines read in a "for
+// {" loop.
+func TestOutputs(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "outputs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		pkg, stdin, reason string
+		outputs            []string // "value <= depends, on"
+		check              func(t *testing.T, g *flow.Graph)
+	}{
+		{"./forever", "", "for { v, err := strconv.Atoi(\"3\"); if err != nil || v > 2 { fmt.Println(v); break } }: v from the call and its constant, under the decision (whence its 2); no <test>@0 made up for the loop's first iteration",
+			[]string{`<fmt.Println()>@0 <= "3", 2`}, func(t *testing.T, g *flow.Graph) {
+				out := g.Node(g.Outputs[0].Node)
+				if !hasEdge(g, out, deps.Control, "<test>", 12) {
+					t.Errorf("the Println is not control dependent on the condition at line 12: %v", g.Edges)
+				}
+				if !hasEdge(g, out, deps.Data, "v", 11) {
+					t.Errorf("the Println does not read v (11)")
+				}
+				for _, n := range g.Nodes {
+					if n.Var == "v" && n.Version > 0 {
+						t.Errorf("%s: the loop's first statement was placed twice", n.Name)
+					}
+				}
+			}},
+		{"./lines", "ab\ncd\n", "a \"for {\" loop whose first statement reads a line: each line once, the first output from the first line",
+			[]string{`<fmt.Print()>@0 <= stdin line 1`, `<fmt.Print()>@1 <= stdin line 1, stdin line 2`}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(strings.TrimPrefix(tc.pkg, "./"), func(t *testing.T) {
+			tr, _ := recordProgram(t, dir, tc.pkg, nil, strings.NewReader(tc.stdin))
+			g, err := flow.Build(tr, flow.Options{Test: instrument.ProgramRun})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, o := range g.Outputs {
+				got = append(got, o.Value+" <= "+strings.Join(o.DependsOn, ", "))
+			}
+			if !slices.Equal(got, tc.outputs) {
+				t.Errorf("outputs\n\t%s\nwant (%s)\n\t%s", strings.Join(got, "\n\t"), tc.reason, strings.Join(tc.outputs, "\n\t"))
+			}
+			if tc.check != nil && len(g.Outputs) > 0 {
+				tc.check(t, g)
+			}
+		})
+	}
+}
+
+// hasEdge reports whether to has an edge of kind from a node of variable
+// v at line.
+func hasEdge(g *flow.Graph, to *flow.Node, kind deps.EdgeKind, v string, line int) bool {
+	for _, e := range g.Edges {
+		if e.To == to.ID && e.Kind == kind {
+			if n := g.Node(e.From); n != nil && n.Var == v && n.Line == line {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,3 @@
+module example.com/outputs
+
+go 1.24
