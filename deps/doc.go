@@ -21,7 +21,9 @@
 // statements to the call's value, sent values to the receive that took
 // them, a panic's value to the recover that stopped it. Calls into code
 // that is not instrumented make their value depend on all their operands;
-// the builtin copy also adds to what its destination holds.
+// the builtin copy also adds to what its destination holds, and such a
+// call's arguments &x and pointers, slices and maps are possible writes
+// of what they point to, depending on the call (writes.go).
 //
 // Control dependencies come from the post-dominators of each function's
 // control-flow graph, built from the source: if/else chains, loops,

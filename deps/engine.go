@@ -175,6 +175,7 @@ type builder struct {
 	// field definitions whose storage is known (a read of another
 	// element leaves them out), and element names made per site.
 	mem      map[memKey]map[int]bool
+	gmem     map[string]map[memKey]bool // package-level variable -> the storage written through it
 	vaddr    map[uint64]varRef
 	located  map[int]bool
 	elemN    map[token.Pos]map[string]bool
@@ -229,6 +230,7 @@ type frame struct {
 	fn   *function
 	lex  *frame // the frame of the enclosing function, for closures
 	vars map[string]map[int]bool
+	wmem map[string]map[memKey]bool // variable -> the storage written through it (writes.go)
 	// ranged holds, per range unit whose expression calls, what the
 	// expression read when the loop started.
 	ranged map[int][]int
@@ -262,6 +264,9 @@ type instance struct {
 	opNodes []operandNode             // && and || whose left operand let the right one run
 	opDone  map[token.Pos]bool        // && and || (by operator position) whose left outcome is known
 	wloc    map[token.Pos]trace.Loc   // storage written, by position of the written operand
+	calls   map[token.Pos]bool        // calls made (a call record), by end position: true when the callee was entered (instrumented)
+	refs    map[token.Pos]string      // types of the pointers, slices and maps read, by position of the read
+	callIDs map[token.Pos]int         // versioned graphs: the node made for a call into code that is not instrumented, by end position
 	check   bool                      // it calls t.Error and friends in the test itself
 	inTest  bool
 	decided bool
@@ -445,6 +450,12 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			}
 			in.read[pos] = e.Values[0]
 		}
+		if len(e.Values) > 0 && e.Values[0].Tag == trace.ValRef {
+			if in.refs == nil {
+				in.refs = map[token.Pos]string{}
+			}
+			in.refs[pos] = e.Values[0].Type
+		}
 		if e.Loc.Kind != trace.LocNone {
 			if in.rloc == nil {
 				in.rloc = map[token.Pos]trace.Loc{}
@@ -464,6 +475,12 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		}
 	case trace.TagCall:
 		fr.call = e.Site
+		if in.calls == nil {
+			in.calls = map[token.Pos]bool{}
+		}
+		if end := u.fn.file.pos(site.EndLine, site.EndCol); !in.calls[end] {
+			in.calls[end] = false
+		}
 		if inTest && isCheck(site.Info) {
 			in.check = true
 		}
@@ -699,6 +716,11 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 		}
 		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 			recv = b.readsIn(caller, sel.X, caller.cur)
+		}
+	}
+	if call != nil && caller.cur != nil {
+		if _, ok := caller.cur.calls[call.End()]; ok {
+			caller.cur.calls[call.End()] = true // instrumented: its writes are recorded
 		}
 	}
 	// A call in the right operand of && or || runs because of the left
@@ -1067,9 +1089,12 @@ func (b *builder) written(fr *frame, in *instance, l ast.Expr, key string, id in
 		return
 	}
 	_, plain := ast.Unparen(l).(*ast.Ident)
+	ref := varRef{b.owner(fr, key), key}
 	if plain {
-		b.vaddr[k.addr] = varRef{b.owner(fr, key), key}
+		b.vaddr[k.addr] = ref
+		b.storage(ref, true)[k] = true
 	} else {
+		b.storage(ref, false)[k] = true
 		b.located[id] = true
 		if v, ok := b.vaddr[k.addr]; ok && k.key == "" {
 			if _, star := ast.Unparen(l).(*ast.StarExpr); star {
@@ -1266,6 +1291,7 @@ func (b *builder) end(fr *frame) []int {
 			def("<stmt>", u.pos, all())
 		}
 	}
+	b.callWrites(fr, in, u, ids, def)
 	if in.inTest && len(ids) > 0 {
 		b.lastIn = ids[0]
 	}

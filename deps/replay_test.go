@@ -19,7 +19,9 @@ var replayTrace moduleTrace
 // and compares both with testdata/replay.golden. Package loops has every
 // kind of loop and jump: no statement may be placed twice (an extra
 // version of a variable, a stray <test>) and no control dependence may
-// be lost. Each row says what must and must not be in the
+// be lost. Package calls passes pointers, slices and maps to code that
+// is not instrumented: what it writes through them is a possible write
+// at the call. Each row says what must and must not be in the
 // execution-level slice (want, not), besides the golden file.
 func TestReplay(t *testing.T) {
 	tr, dir := replayTrace.run(t, "replay")
@@ -53,6 +55,24 @@ func TestReplay(t *testing.T) {
 			[]string{"s@2 (172) <= s@1 (169), 2 (172); <- <test>@0 (168)"}, []string{"<test>@1", "0 (171)"}},
 		{"TestLoops/Block", "Block", "a bare block in a loop: its statements once per iteration, under the loop's condition",
 			[]string{"x@1 (184) <= 2 (184), i@1 (182); <- <test>@1 (182)"}, []string{"x@2"}},
+		{"TestCalls/Sscan", "Sscan", "fmt.Sscan(s, &n) may write n: the return depends on the call, so on s",
+			[]string{"n@1 (20) <= <fmt.Sscan()>@0 (20)", "<Sscan() return value>@0 (21) <= n@0 (19), n@1 (20)"}, nil},
+		{"TestCalls/Unmarshal", "Unmarshal", "json.Unmarshal(data, &v) may write v: v.N read after depends on the call, so on data",
+			[]string{"v@1 (33) <= v.N@0 (32), json.Unmarshal(data, &v)@0 (33)", "n@0 (36) <= v.N@0 (32), v@1 (33)"}, nil},
+		{"TestCalls/BinaryRead", "BinaryRead", "binary.Read(r, order, &x) may write x",
+			[]string{"x@1 (43) <= <binary.Read()>@0 (43)"}, nil},
+		{"TestCalls/ReadFull", "ReadFull", "io.ReadFull(r, buf) may write the slice's elements",
+			[]string{"buf@1 (51) <= <io.ReadFull()>@0 (51)", "buf[1]@0 (52) <= buf@0 (49), buf@1 (51)"}, nil},
+		{"TestCalls/Min", "Min", "sort.Ints(xs) may write the elements instrumented code wrote: xs[0] read after sees the sort, so b",
+			[]string{"xs@1 (61) <= xs[0]@0 (59), xs[1]@0 (60), <sort.Ints()>@0 (61)", "v@0 (62) <= xs[0]@0 (59), xs@1 (61)"}, nil},
+		{"TestCalls/Reflect", "Reflect", "reflect.ValueOf(&y) in a call statement: y may be written by the statement, which reads x",
+			[]string{"y@1 (69) <= <reflect.ValueOf(&y).Elem().SetInt()>@0 (69)", "x@0 (67)"}, nil},
+		{"TestCalls/Delete", "Delete", "delete(m, k) writes m: its length depends on k",
+			[]string{"m@1 (77) <= m[\"a\"]@0 (76), <delete()>@0 (77)", "k@0 (74)"}, nil},
+		{"TestCalls/ReadOnly", "ReadOnly", "fmt.Sprint and strings.ToUpper only read their arguments: xs is not written",
+			[]string{"<ReadOnly() return value>@0 (86) <= xs[0]@0 (83)"}, []string{"xs@1", "Sprint"}},
+		{"TestCalls/Instrumented", "Instrumented", "an instrumented callee's write through the pointer is recorded: no possible write at the call",
+			[]string{"<Instrumented() return value>@0 (98) <= *p@0 (91)"}, []string{"x@1"}},
 	}
 	var got bytes.Buffer
 	for _, tc := range cases {

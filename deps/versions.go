@@ -214,6 +214,12 @@ func (b *builder) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in 
 			claim(m)
 			id := b.fresh(callText(f, m), f, m.Pos(), fr.fn)
 			b.g.Nodes[id].Call = true
+			if in != nil {
+				if in.callIDs == nil {
+					in.callIDs = map[token.Pos]int{}
+				}
+				in.callIDs[m.End()] = id
+			}
 			b.g.Nodes[id].Count++
 			for _, s := range from {
 				b.edge(s, id, Data)

@@ -41,7 +41,8 @@ type streams struct {
 	src *sources
 	// inputs maps the nodes that are inputs from the program's
 	// environment to their names: "stdin line 3" for the third line a
-	// scanner or reader over standard input returned, "stdin" for
+	// scanner or reader over standard input returned, "stdin scan 2"
+	// for the second fmt.Scan* call reading it, "stdin" for
 	// io.ReadAll(os.Stdin); "" keeps the node's own name
 	// ("bufio.NewScanner(os.Stdin)@0", "len(os.Args)@0": calls that read
 	// nothing the run computed and name the streams, the arguments or
@@ -68,6 +69,10 @@ func newStreams(g *deps.Graph) *streams {
 	}
 	var reads []read
 	for _, n := range g.Nodes {
+		if s.scansStdin(n) {
+			reads = append(reads, read{n.ID, "scan"})
+			continue
+		}
 		if !n.Call {
 			continue
 		}
@@ -103,6 +108,26 @@ func newStreams(g *deps.Graph) *streams {
 		}
 	}
 	return s
+}
+
+// scansStdin reports whether n is a call of fmt.Scan, Scanln or Scanf
+// (a statement, "<fmt.Scan()>", or a call whose results are used), or of
+// fmt.Fscan* from os.Stdin or a reader made over it: the variables it
+// scans into depend on it (the engine takes it for a possible write of
+// what its pointer arguments point to).
+func (s *streams) scansStdin(n *deps.Node) bool {
+	callee, _, _ := strings.Cut(strings.TrimPrefix(n.Var, "<"), "(")
+	if !n.Call && !(strings.HasPrefix(n.Var, "<") && strings.HasSuffix(n.Var, "()>")) {
+		return false
+	}
+	switch callee {
+	case "fmt.Scan", "fmt.Scanln", "fmt.Scanf":
+		return true
+	case "fmt.Fscan", "fmt.Fscanln", "fmt.Fscanf":
+		r := s.src.firstArg(n.File, n.Line, n.Col)
+		return r == "os.Stdin" || r != "" && s.reaches(n.ID, r, "os.Stdin")
+	}
+	return false
 }
 
 // copiedValues returns the values of the variable a read was copied

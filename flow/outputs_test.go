@@ -13,8 +13,9 @@ import (
 
 // TestOutputs runs the programs of testdata/outputs instrumented and
 // checks each one's outputs and what they depend on, exactly: a "for {"
-// loop whose first statement is placed once, and lines read in a "for
-// {" loop.
+// loop whose first statement is placed once, values written through
+// pointers by code that is not instrumented, and lines read in a "for {"
+// loop.
 func TestOutputs(t *testing.T) {
 	dir, err := filepath.Abs(filepath.Join("testdata", "outputs"))
 	if err != nil {
@@ -40,6 +41,12 @@ func TestOutputs(t *testing.T) {
 					}
 				}
 			}},
+		{"./scan", "5\n", "fmt.Sscan(\"42\", &n), json.Unmarshal(data, &v) and fmt.Scan(&x) write what they point to: the printed values depend on the calls, so on \"42\", the JSON and standard input",
+			[]string{
+				`<fmt.Println()>@0 <= "42", n@0`,
+				"<fmt.Println()>@1 <= `{\"N\": 7}`, v@0",
+				"<fmt.Println()>@2 <= 1, `{\"N\": 7}`, stdin scan 1, v@0",
+			}, nil},
 		{"./lines", "ab\ncd\n", "a \"for {\" loop whose first statement reads a line: each line once, the first output from the first line",
 			[]string{`<fmt.Print()>@0 <= stdin line 1`, `<fmt.Print()>@1 <= stdin line 1, stdin line 2`}, nil},
 	}

@@ -1,0 +1,27 @@
+package calls
+
+import "testing"
+
+func TestCalls(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		got  func() int
+		want int
+	}{
+		{"Sscan", func() int { return Sscan("42") }, 42},
+		{"Unmarshal", func() int { return Unmarshal([]byte(`{"N": 7}`)) }, 7},
+		{"BinaryRead", func() int { return int(BinaryRead([]byte{1, 2})) }, 513},
+		{"ReadFull", func() int { return int(ReadFull("abcd")) }, 'b'},
+		{"Min", func() int { return Min(5, 2) }, 2},
+		{"Reflect", func() int { return Reflect(3) }, 3},
+		{"Delete", func() int { return Delete(1, "a") }, 0},
+		{"ReadOnly", func() int { return ReadOnly(1, 2) }, 1},
+		{"Instrumented", func() int { return Instrumented(1, 2) }, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.got(); got != c.want {
+				t.Errorf("%s = %d, want %d", c.name, got, c.want)
+			}
+		})
+	}
+}

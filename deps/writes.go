@@ -1,0 +1,258 @@
+package deps
+
+import (
+	"go/ast"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Writes made by code that is not instrumented: fmt.Sscan(s, &n),
+// json.Unmarshal(data, &v), binary.Read(r, order, &x), r.Read(buf),
+// sort.Ints(xs) write what their arguments point to, and the trace holds
+// no write record of it. An argument &x, or a pointer, slice or map
+// argument (as its read's value says: the engine has no types), of a
+// call that the trace shows made (a call record) but whose callee it
+// shows never entered is a possible write of that variable at the call:
+// a definition depending on the call (on every argument), added to what
+// a later read of the variable sees without replacing it. Calls known to
+// only read their arguments (fmt.Print*, strings.*, the writers' Write
+// methods...) write nothing; the builtins delete and clear write their
+// first argument.
+
+// callWrites defines, for each call of u's execution in into code that
+// is not instrumented, what its arguments may have been written through.
+// ids are the nodes the execution defined so far; def defines a node of
+// it.
+func (b *builder) callWrites(fr *frame, in *instance, u *unit, ids []int, def func(string, token.Pos, []int) int) {
+	var roots []ast.Node
+	switch n := u.node.(type) {
+	case *ast.CaseClause:
+		for _, x := range n.List {
+			roots = append(roots, x)
+		}
+	case *ast.RangeStmt:
+		roots = append(roots, n.X)
+	case *ast.ReturnStmt, *ast.SelectStmt, nil:
+		// What a return passes on is not read in this frame after it.
+	default:
+		roots = append(roots, n)
+	}
+	var top *ast.CallExpr // the call a call statement is: its node is the statement's
+	if s, ok := u.node.(*ast.ExprStmt); ok {
+		top, _ = ast.Unparen(s.X).(*ast.CallExpr)
+	}
+	f := u.fn.file
+	for _, root := range roots {
+		ast.Inspect(root, func(m ast.Node) bool {
+			if _, lit := m.(*ast.FuncLit); lit {
+				return false
+			}
+			c, ok := m.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			builtin := builtinWriter(c)
+			entered, called := in.calls[c.End()]
+			if !builtin && (!called || entered) {
+				return true
+			}
+			callee := f.text(c.Fun)
+			var from []int
+			made := false
+			for i, a := range c.Args {
+				if builtin && i > 0 || !builtin && !argWritten(callee, i) {
+					continue
+				}
+				target := writtenOperand(a, in, builtin)
+				if target == nil {
+					continue
+				}
+				r := rootIdent(target)
+				if r == nil || r.Name == "nil" {
+					continue
+				}
+				key := f.key(r)
+				if !b.isVar(fr, key) {
+					continue
+				}
+				if !made {
+					from, made = b.callFrom(fr, in, c, top, ids), true
+				}
+				b.possiblyWritten(fr, key, def(f.text(target), target.Pos(), from))
+			}
+			return true
+		})
+	}
+}
+
+// callFrom returns what a possible write by call c depends on: in a call
+// statement, the statement's node (the write may be done by a later call
+// of it: reflect.ValueOf(&y).Elem().SetInt(x)); else the call's node
+// (execution-level graphs) or what the call reads.
+func (b *builder) callFrom(fr *frame, in *instance, c, top *ast.CallExpr, ids []int) []int {
+	if top != nil && len(ids) > 0 {
+		return []int{ids[0]}
+	}
+	if id, ok := in.callIDs[c.End()]; ok {
+		return []int{id}
+	}
+	if b.ver != nil {
+		// No node of the call was made: its operands are read again.
+		return nil
+	}
+	return b.reads(fr, c, nil, in)
+}
+
+// writtenOperand returns the operand an argument of a call may have
+// written: x of &x, &x.f, &x[i]; the argument itself when it is a
+// variable, field or element read as a pointer (but an *os.File),
+// slice or map (or any first argument of a builtin writer); nil
+// otherwise.
+func writtenOperand(a ast.Expr, in *instance, builtin bool) ast.Expr {
+	a = ast.Unparen(a)
+	if u, ok := a.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		switch x := ast.Unparen(u.X).(type) {
+		case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr:
+			return x
+		}
+		return nil
+	}
+	switch a.(type) {
+	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+	default:
+		return nil
+	}
+	if builtin {
+		return a
+	}
+	switch t := in.refs[a.Pos()]; {
+	case t == "*os.File":
+		// Writing to a file changes nothing the program reads back
+		// through the variable (fmt.Fprintln(w, x) with w os.Stdout).
+		return nil
+	case strings.HasPrefix(t, "*"), strings.HasPrefix(t, "[]"), strings.HasPrefix(t, "map["):
+		return a
+	}
+	return nil
+}
+
+// builtinWriter reports whether c calls the builtin delete or clear.
+func builtinWriter(c *ast.CallExpr) bool {
+	id, ok := ast.Unparen(c.Fun).(*ast.Ident)
+	return ok && id.Obj == nil && (id.Name == "delete" || id.Name == "clear") && len(c.Args) > 0
+}
+
+// isVar reports whether key names a variable fr sees: a local of its
+// function or an enclosing one, or a package-level variable of its
+// package (not a package name).
+func (b *builder) isVar(fr *frame, key string) bool {
+	if b.owner(fr, key) != nil {
+		return true
+	}
+	name, p := splitKey(key)
+	return !p.IsValid() && b.src.globals[filepath.Dir(fr.fn.file.path)][name]
+}
+
+// possiblyWritten adds id to what the variable of key holds: a later read
+// sees it besides what it saw before, and so does a read of storage
+// instrumented code wrote through the variable (an element, a field).
+// In execution-level graphs the elements and fields named for the
+// variable are read through it from now on: id depends on them.
+func (b *builder) possiblyWritten(fr *frame, key string, id int) {
+	b.define(fr, key, id, false)
+	if b.ver != nil {
+		sc := b.scope(fr, key)
+		var elems []int
+		for _, e := range b.ver.elems[sc] {
+			elems = append(elems, e)
+		}
+		sort.Ints(elems)
+		for _, e := range elems {
+			b.edge(e, id, Data)
+		}
+		delete(b.ver.elems, sc)
+	}
+	for k := range b.storage(varRef{b.owner(fr, key), key}, false) {
+		if defs := b.mem[k]; defs != nil {
+			defs[id] = true
+		}
+	}
+}
+
+// storage returns the storage written through a variable (its own
+// address, elements and fields of what it refers to), reset to nothing
+// when reset.
+func (b *builder) storage(v varRef, reset bool) map[memKey]bool {
+	m := b.gmem
+	if v.fr != nil {
+		m = v.fr.wmem
+	}
+	if m == nil {
+		m = map[string]map[memKey]bool{}
+		if v.fr != nil {
+			v.fr.wmem = m
+		} else {
+			b.gmem = m
+		}
+	}
+	if reset || m[v.key] == nil {
+		m[v.key] = map[memKey]bool{}
+	}
+	return m[v.key]
+}
+
+// argWritten reports whether a call of callee (as written: "fmt.Sscan",
+// "dec.Decode") may write through its argument i: false for the calls
+// known to only read theirs.
+func argWritten(callee string, i int) bool {
+	pkg, name := "", callee
+	if j := strings.LastIndexByte(callee, '.'); j >= 0 {
+		pkg, name = callee[:j], callee[j+1:]
+	}
+	switch pkg {
+	case "fmt":
+		switch {
+		case strings.HasPrefix(name, "Fprint"):
+			return i == 0 // the writer
+		case strings.HasPrefix(name, "Print"), strings.HasPrefix(name, "Sprint"), strings.HasPrefix(name, "Append"), name == "Errorf":
+			return false
+		}
+		return true // Sscan, Fscan, Scan...
+	case "errors":
+		return name == "As" && i == 1
+	case "utf8":
+		return name == "EncodeRune" && i == 0
+	case "maps":
+		return (name == "Copy" || name == "DeleteFunc") && i == 0
+	case "sort":
+		return !strings.HasPrefix(name, "Search") && !strings.HasPrefix(name, "IsSorted") && !strings.HasSuffix(name, "AreSorted")
+	case "slices":
+		switch name {
+		case "Sort", "SortFunc", "SortStableFunc", "Reverse", "Delete", "DeleteFunc", "Compact", "CompactFunc", "Insert", "Replace":
+			return i == 0
+		}
+		return false
+	case "json", "xml", "gob":
+		return !strings.HasPrefix(name, "Marshal") && name != "Valid" && name != "NewEncoder" && name != "NewDecoder"
+	case "io":
+		switch name {
+		case "Copy", "CopyN", "CopyBuffer", "WriteString":
+			return i == 0 // the writer
+		}
+		return true // ReadFull, ReadAtLeast, ReadAll: the reader and the buffer
+	case "binary":
+		return name != "Write" || i == 0
+	case "log", "slog", "strings", "strconv", "math", "bits", "unicode", "bytes", "path", "filepath", "time", "os", "cmp":
+		return false
+	}
+	switch {
+	case name == "Write", name == "WriteString", name == "WriteByte", name == "WriteRune", name == "Encode",
+		name == "Helper", strings.HasPrefix(name, "Print"), strings.HasPrefix(name, "Log"), strings.HasPrefix(name, "Error"),
+		strings.HasPrefix(name, "Fatal"), strings.HasPrefix(name, "Skip"), strings.HasPrefix(name, "Info"),
+		strings.HasPrefix(name, "Warn"), strings.HasPrefix(name, "Debug"):
+		return false
+	}
+	return true
+}
