@@ -756,6 +756,9 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 			}
 			if k < len(args) {
 				from = args[k]
+				if b.ver != nil {
+					b.g.Nodes[id].Arg = caller.fn.file.text(call.Args[k])
+				}
 			}
 			if i == len(names)-1 {
 				for ; k+1 < len(args); k++ {

@@ -43,6 +43,7 @@ type Node struct {
 	Call    bool   // a call into code that is not instrumented: Var is the call ("len(xs)")
 	Elem    string // an element or field node ("xs[3]", "res[0]", "p.name"): the collection's or object's name
 	Input   bool   // an element read that no instrumented code wrote: a value the computation took in
+	Arg     string // a parameter: the source of the argument it received ("os.Stdout"), when the call is known
 }
 
 // MaxValues is the number of distinct values a node keeps.

@@ -267,9 +267,13 @@ func kind(n *deps.Node) Kind {
 }
 
 // printers are the calls whose arguments a program writes to standard
-// output (fmt.Fprint* to any writer); writes of writers over standard
-// output are found by streams.isOutput.
+// output (fmt.Fprint* to any writer), as statements; writes of writers
+// over standard output are found by streams.isOutput.
 var printers = []string{"<fmt.Print", "<fmt.Fprint", "<print(", "<println(", "<os.Stdout.Write", "<log.Print"}
+
+// printerCalls are printers whose results are used ("if _, err :=
+// fmt.Fprintf(w, ...); err != nil"): call nodes.
+var printerCalls = []string{"fmt.Print", "fmt.Fprint"}
 
 // outputs returns the nodes the graph is drawn for.
 func outputs(r *deps.Run, opt Options, st *streams) ([]int, error) {
@@ -314,6 +318,12 @@ func outputs(r *deps.Run, opt Options, st *streams) ([]int, error) {
 	for _, n := range r.Nodes {
 		for _, p := range printers {
 			if strings.HasPrefix(n.Var, p) {
+				outs = append(outs, n.ID)
+				break
+			}
+		}
+		for _, p := range printerCalls {
+			if n.Call && strings.HasPrefix(n.Var, p) && (len(outs) == 0 || outs[len(outs)-1] != n.ID) {
 				outs = append(outs, n.ID)
 				break
 			}

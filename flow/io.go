@@ -173,10 +173,11 @@ func (s *streams) isOutput(n *deps.Node) bool {
 		return false
 	}
 	var w string
-	if recv, method, ok := methodCall(callee + "()"); ok && writeMethods[method] {
-		w = recv
-	} else if writeFuncs[callee] {
+	if writeFuncs[callee] {
+		// Before methods: io.WriteString is no method of a variable io.
 		w = s.src.firstArg(n.File, n.Line, n.Col)
+	} else if recv, method, ok := methodCall(callee + "()"); ok && writeMethods[method] {
+		w = recv
 	}
 	switch {
 	case w == "":
@@ -190,8 +191,9 @@ func (s *streams) isOutput(n *deps.Node) bool {
 // reaches reports whether the variable v that node id read was made
 // from stream ("os.Stdin", "os.Stdout"): one of v's definitions id
 // depends on, or what they were computed from, names the stream, in its
-// call ("bufio.NewScanner(os.Stdin)") or on its source line
-// ("in := os.Stdin").
+// call ("bufio.NewScanner(os.Stdin)"), on its source line ("in :=
+// os.Stdin") or, for a parameter, in the argument it received
+// ("report(os.Stdout, x)" for "func report(w io.Writer, x int)").
 func (s *streams) reaches(id int, v, stream string) bool {
 	var work []int
 	for _, e := range s.g.In(id) {
@@ -208,7 +210,8 @@ func (s *streams) reaches(id int, v, stream string) bool {
 		}
 		seen[id] = true
 		n := s.g.Nodes[id]
-		if strings.Contains(n.Var, stream) || !n.Pseudo() && !n.Const && strings.Contains(s.src.line(n.File, n.Line), stream) {
+		if strings.Contains(n.Var, stream) || strings.Contains(n.Arg, stream) ||
+			!n.Pseudo() && !n.Const && strings.Contains(s.src.line(n.File, n.Line), stream) {
 			return true
 		}
 		for _, e := range s.g.In(id) {

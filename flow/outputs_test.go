@@ -13,9 +13,10 @@ import (
 
 // TestOutputs runs the programs of testdata/outputs instrumented and
 // checks each one's outputs and what they depend on, exactly: a "for {"
-// loop whose first statement is placed once, values written through
-// pointers by code that is not instrumented, and lines read in a "for {"
-// loop.
+// loop whose first statement is placed once, writers passed as
+// parameters, a result of an instrumented function in an if's init,
+// values written through pointers by code that is not instrumented, and
+// lines read in a "for {" loop.
 func TestOutputs(t *testing.T) {
 	dir, err := filepath.Abs(filepath.Join("testdata", "outputs"))
 	if err != nil {
@@ -39,6 +40,29 @@ func TestOutputs(t *testing.T) {
 					if n.Var == "v" && n.Version > 0 {
 						t.Errorf("%s: the loop's first statement was placed twice", n.Name)
 					}
+				}
+			}},
+		{"./writer", "", "fmt.Fprintln, io.WriteString, w.Write and a checked fmt.Fprintf to an io.Writer parameter called with os.Stdout are output; a Write to a buffer is not",
+			[]string{
+				`<fmt.Fprintln()>@0 <= 5, w@0`,
+				`<io.WriteString()>@0 <= "hi", w@0`,
+				`<w.Write()>@0 <= "hi", w@0`,
+				`fmt.Fprintf(w, "%s!\n", s)@0 <= "%s!\n", "hi", w@0`,
+			}, nil},
+		{"./parse", "", "if n, err := parse(\"12\"); err == nil { fmt.Println(n) }: n from parse's return value, computed from \"12\" (and 2) in its body",
+			[]string{`<fmt.Println()>@0 <= "12", 2`}, func(t *testing.T, g *flow.Graph) {
+				out := g.Node(g.Outputs[0].Node)
+				if !hasEdge(g, out, deps.Control, "<test>", 16) {
+					t.Errorf("the Println is not control dependent on err == nil")
+				}
+				var n *flow.Node
+				for _, e := range g.Edges {
+					if e.To == out.ID && g.Node(e.From).Var == "n" {
+						n = g.Node(e.From)
+					}
+				}
+				if n == nil || !hasEdge(g, n, deps.Data, "<parse() return value>", 12) {
+					t.Errorf("the printed n does not depend on parse's return value")
 				}
 			}},
 		{"./scan", "5\n", "fmt.Sscan(\"42\", &n), json.Unmarshal(data, &v) and fmt.Scan(&x) write what they point to: the printed values depend on the calls, so on \"42\", the JSON and standard input",
