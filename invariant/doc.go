@@ -22,6 +22,25 @@
 // oracle that needs no change to the program, since the trace records
 // the values the conditions read.
 //
+// Mining is incremental, as Daikon's is: the first calls of a function
+// (maxBuffered, MaxDeepCalls: every call whose values kept their parts)
+// are made into rows of cells, one per variable, from which the
+// variables and the candidates are instantiated; every later call is
+// made into one reused row and checked against the candidates that
+// survived only, and what the confidence formulas count (samples,
+// distinct tuples up to what the limit needs, ranges) is gathered as
+// they hold. Memory grows with the variables and candidates, not with
+// the calls, and time per call falls as candidates die. The result is
+// that of checking all calls at once (TestStreamed), but for: a
+// variable first seen after the buffered calls is left out (the
+// collector keeps parts only in those); the distinct tuples of x != 0
+// and x != y are counted up to 16,384 (past it their chance looks
+// larger, never smaller); a variable without a value in any buffered
+// call gets no candidates; and when a numeric variable takes another
+// kind only after the buffered calls, leaving 12 numeric variables of
+// 13, the x == y + z candidates (instantiated over 12 at most) are not
+// made up for.
+//
 // The package imports the trace package only; it runs on traces recorded
 // earlier.
 package invariant

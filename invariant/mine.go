@@ -2,6 +2,7 @@ package invariant
 
 import (
 	"hash/maphash"
+	"math"
 	"sort"
 
 	"github.com/culprit-go/culprit/trace"
@@ -81,7 +82,7 @@ func Contrast(cs *Calls, opt Options) *Contracts {
 		s.Types = types(f, fail)
 		for _, post := range []bool{false, true} {
 			m := newMiner(f, fail, post, opt)
-			if post && len(m.samples) == 0 {
+			if post && m.rows+len(m.rest) == 0 {
 				continue
 			}
 			facts := m.survivors()
@@ -93,7 +94,7 @@ func Contrast(cs *Calls, opt Options) *Contracts {
 			facts = reduce(m.vars, facts)
 			list := render(m.vars, facts, post)
 			if post {
-				s.Post, s.Returned = list, len(m.samples)
+				s.Post, s.Returned = list, m.rows
 			} else {
 				s.Pre = list
 			}
@@ -113,14 +114,14 @@ func mineFunction(f *Function, calls []*Call, opt Options) *Spec {
 	}
 	for _, m := range []*miner{pre, post} {
 		isPost := m == post
-		if isPost && (!m.hasResult() || len(m.samples) == 0) {
+		if isPost && (!m.hasResult() || m.rows+len(m.rest) == 0) {
 			continue
 		}
 		facts := m.justified(m.survivors())
 		facts = reduce(m.vars, facts)
 		list := render(m.vars, facts, isPost)
 		if isPost {
-			s.Post, s.Returned = list, len(m.samples)
+			s.Post, s.Returned = list, m.rows
 		} else {
 			s.Pre = list
 		}
@@ -151,10 +152,11 @@ func (m *miner) prefix(calls []*Call) (*miner, bool) {
 			return nil, false
 		}
 	}
-	pre := &miner{vars: m.vars[:k:k], props: m.props, conf: m.conf, seed: m.seed, samples: make([][]cell, len(m.samples))}
+	pre := &miner{vars: m.vars[:k:k], props: m.props, conf: m.conf, seed: m.seed, samples: make([][]cell, len(m.samples)), rows: m.rows, rest: m.rest}
 	for i, row := range m.samples {
 		pre.samples[i] = row[:k:k]
 	}
+	pre.b = m.b.prefix(k)
 	return pre, true
 }
 
@@ -236,156 +238,102 @@ type variable struct {
 	strs    bool   // every sample is a string kept whole
 	bools   bool   // every sample is a bool
 	nilable bool   // every sample is nil or a reference
+	broken  bool   // length: a later sample of its value had none (len(x) is no variable)
 }
 
 // miner holds one function's samples: per call, the cells of its
-// variables.
+// variables. The variables are learned from the first maxBuffered calls,
+// whose rows are kept while the candidates are instantiated; the later
+// calls are turned into rows one at a time (rows.go) and checked against
+// the surviving candidates only, so memory grows with the variables and
+// the candidates, not with the calls.
 type miner struct {
 	vars    []variable
-	samples [][]cell
+	samples [][]cell // the rows of the first calls (nil once checked)
 	props   []*Expr
 	conf    float64
 	seed    maphash.Seed // of cell hashes
 	changed bool         // some parameter's part changed between entry and exit
+	rows    int          // samples: the first calls' and the streamed ones
+	b       *rowBuilder  // builds the rows of the later calls
+	rest    []*Call      // the later calls, rows not yet built
+	post    bool         // rows hold results: calls that returned only
+	loose   bool         // candidates: also those later calls may allow (>= 0 of unsigned)
+	hashes  []uint64     // the current row's cell hashes, by variable, when stamp matches
+	stamps  []uint32
+	stamp   uint32
 }
 
+// maxBuffered is how many calls of a function are held as rows while
+// its variables and candidates are learned; later calls are checked one
+// at a time. It is MaxDeepCalls, so that every call recorded with the
+// parts of its values is among them (a variable first seen later is
+// left out). A variable, not a constant, for the tests.
+var maxBuffered = MaxDeepCalls
+
 // newMiner builds the samples of calls: entry values (pre) or entry
-// values and results of the calls that returned (post).
+// values and results of the calls that returned (post). The rows of the
+// first maxBuffered such calls are built now, the others when checked.
 func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
-	m := &miner{props: opt.Props, conf: opt.conf(), seed: maphash.MakeSeed()}
+	m := &miner{props: opt.Props, conf: opt.conf(), seed: maphash.MakeSeed(), post: post}
 	var changed map[string]bool
 	if post {
 		changed = changedParts(f, calls)
 		m.changed = len(changed) > 0
 	}
-	index := map[string]int{}
-	nm := names{}
-	var row []cell
-	// put sets the variable name of the current row, making it when it
-	// is new and maxVars allows.
-	// Calls mostly have the shapes of the call before: seq remembers
-	// the order of the names put in the previous call (names come from
-	// the cache, so comparing them is cheap), and the index map is asked
-	// only where the order differs.
-	type slot struct {
-		name string
-		j    int
-	}
-	var seq []slot
-	at := 0
-	put := func(name string, result bool, c cell) {
-		if at < len(seq) && seq[at].name == name {
-			if row != nil {
-				row[seq[at].j] = c
+	first := calls
+	n := 0
+	for i, c := range calls {
+		if m.takes(c) {
+			if n == maxBuffered && m.rest == nil {
+				first, m.rest = calls[:i], calls[i:]
 			}
-			at++
-			return
-		}
-		j, ok := index[name]
-		if ok {
-			if at < len(seq) {
-				seq[at] = slot{name, j}
-				seq = seq[:at+1]
-			} else {
-				seq = append(seq, slot{name, j})
-			}
-			at++
-		}
-		if !ok {
-			if len(m.vars) >= maxVars {
-				return
-			}
-			j = len(m.vars)
-			index[name] = j
-			m.vars = append(m.vars, variable{name: name, base: j, result: result})
-		}
-		if row != nil {
-			row[j] = c
+			m.rows++
+			n = min(n+1, maxBuffered)
 		}
 	}
-	entry := func(name string, c cell) {
-		if changed[name] {
-			name = "old(" + name + ")"
+	b := newRowBuilder(f, post, changed)
+	b.grow = func(name string, result bool) (int, bool) {
+		if len(m.vars) >= maxVars {
+			return 0, false
 		}
-		put(name, false, c)
-	}
-	result := func(name string, c cell) { put(name, true, c) }
-	final := func(name string, c cell) {
-		if changed[name] {
-			put(name, true, c)
-		}
+		m.vars = append(m.vars, variable{name: name, base: len(m.vars), result: result})
+		return len(m.vars) - 1, true
 	}
 	// The parameters and results themselves come first, in order; the
 	// variables made after them are parts.
 	for _, p := range f.Params {
-		entry(p, cell{})
+		b.entry(p, cell{})
 	}
 	if post {
 		for _, r := range f.Results {
-			result(r, cell{})
+			b.result(r, cell{})
 		}
 	}
 	wholes := len(m.vars)
-	// direct: parameter i is variable i and result j variable
-	// len(Params)+j (no names repeat), so plain values go straight in.
-	direct := true
-	for i, p := range f.Params {
-		direct = direct && index[p] == i && !changed[p]
+	b.setDirect()
+	// One row per call, from one allocation; a row made before some
+	// variable is extended at the end (with room for the lengths
+	// derived below).
+	var slab []cell
+	for _, c := range first {
+		if !m.takes(c) {
+			continue
+		}
+		nv, room := len(m.vars), 2*max(len(m.vars), 4)
+		if len(slab) < room {
+			slab = make([]cell, room*min(n, 256))
+		}
+		var row []cell
+		row, slab = slab[:nv:room], slab[room:]
+		m.samples = append(m.samples, b.fill(c, row))
 	}
-	for j, r := range f.Results {
-		direct = direct && (!post || index[r] == len(f.Params)+j)
-	}
-	// Two passes: the first makes the variables of the parts, so that
-	// the second fills rows of their final width (with room for the
-	// lengths derived below) from one allocation.
-	for pass := 0; pass < 2; pass++ {
-		var slab []cell
-		nv := len(m.vars)
-		for _, c := range calls {
-			if (post && !c.Returned) || c.Panicked {
-				continue
-			}
-			row, at = nil, 0
-			if pass == 1 {
-				if len(slab) < 2*nv {
-					slab = make([]cell, 2*nv*min(len(calls), 1024))
-				}
-				row, slab = slab[:nv:2*nv], slab[2*nv:]
-			}
-			for i, p := range f.Params {
-				if i < len(c.Args) {
-					if a := c.Args[i]; direct && !a.Deep && a.Err == nil {
-						if row != nil {
-							row[i] = cellOf(a) // the common case, without derive
-						}
-					} else {
-						derive(nm, p, a, entry)
-					}
-				}
-			}
-			if post {
-				for i, r := range f.Results {
-					if i < len(c.Results) {
-						if v := c.Results[i]; direct && !v.Deep && v.Err == nil {
-							if row != nil {
-								row[len(f.Params)+i] = cellOf(v)
-							}
-						} else {
-							derive(nm, r, v, result)
-						}
-					}
-				}
-				for i, p := range f.Params {
-					if i < len(c.Final) {
-						derive(nm, p, c.Final[i], final)
-					}
-				}
-			}
-			if row != nil {
-				m.samples = append(m.samples, row)
-			}
+	for r, row := range m.samples {
+		if len(row) != len(m.vars) {
+			m.samples[r] = widen(row, len(m.vars))
 		}
 	}
+	b.grow = nil
 	for i := wholes; i < len(m.vars); i++ {
 		m.vars[i].part = true
 	}
@@ -402,17 +350,10 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 		if !ok || !some {
 			continue
 		}
-		j := len(m.vars)
 		m.vars = append(m.vars, variable{name: "len(" + m.vars[i].name + ")", base: i, length: true, part: m.vars[i].part, result: m.vars[i].result, str: str})
 		for r, row := range m.samples {
-			n, has := row[i].length()
-			c := intCell(int64(n))
-			if !has {
-				c = cell{}
-			}
-			m.samples[r] = append(row, c)
+			m.samples[r] = append(row, lenCell(row[i]))
 		}
-		_ = j
 	}
 	// Order: parameters and their lengths, then results and theirs.
 	idx := make([]int, len(m.vars))
@@ -420,33 +361,40 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return !m.vars[idx[a]].result && m.vars[idx[b]].result })
+	pos := make([]int, len(idx))
+	for n, i := range idx {
+		pos[i] = n
+	}
 	identity := true
 	for n, i := range idx {
 		identity = identity && n == i
 	}
-	if identity {
-		m.flags()
-		return m
-	}
-	vars := make([]variable, len(idx))
-	pos := make([]int, len(idx))
-	for n, i := range idx {
-		vars[n] = m.vars[i]
-		pos[i] = n
-	}
-	for n := range vars {
-		vars[n].base = pos[vars[n].base]
-	}
-	for r, row := range m.samples {
-		nrow := make([]cell, len(row))
+	if !identity {
+		vars := make([]variable, len(idx))
 		for n, i := range idx {
-			nrow[n] = row[i]
+			vars[n] = m.vars[i]
 		}
-		m.samples[r] = nrow
+		for n := range vars {
+			vars[n].base = pos[vars[n].base]
+		}
+		for r, row := range m.samples {
+			nrow := make([]cell, len(row))
+			for n, i := range idx {
+				nrow[n] = row[i]
+			}
+			m.samples[r] = nrow
+		}
+		m.vars = vars
 	}
-	m.vars = vars
+	b.place(pos, m.vars)
+	m.b = b
 	m.flags()
 	return m
+}
+
+// takes reports whether call c is one of m's samples.
+func (m *miner) takes(c *Call) bool {
+	return !c.Panicked && (!m.post || c.Returned)
 }
 
 // flags sets what every sample of each variable is.
@@ -461,17 +409,22 @@ func (m *miner) flags() {
 				continue
 			}
 			present++
-			v.num = v.num && c.k == kNum
-			v.ints = v.ints && c.k == kNum && c.isInt
-			v.uint = v.uint && c.typ == "uint"
-			v.strs = v.strs && c.k == kStr && c.full
-			v.bools = v.bools && c.k == kBool
-			v.nilable = v.nilable && c.nilable()
+			v.narrow(c)
 		}
 		if present == 0 {
 			*v = variable{name: v.name, base: v.base, length: v.length, part: v.part, result: v.result, str: v.str}
 		}
 	}
+}
+
+// narrow narrows what every sample of v is by one more sample c.
+func (v *variable) narrow(c cell) {
+	v.num = v.num && c.k == kNum
+	v.ints = v.ints && c.k == kNum && c.isInt
+	v.uint = v.uint && c.typ == "uint"
+	v.strs = v.strs && c.k == kStr && c.full
+	v.bools = v.bools && c.k == kBool
+	v.nilable = v.nilable && c.nilable()
 }
 
 // changedParts returns the derived variables of the parameters whose
@@ -488,6 +441,16 @@ func changedParts(f *Function, calls []*Call) map[string]bool {
 			if i >= len(c.Args) || i >= len(c.Final) {
 				continue
 			}
+			a, z := c.Args[i], c.Final[i]
+			if equalValues(a, z) {
+				continue // the common case: nothing changed
+			}
+			if !a.Deep && !z.Deep && a.Err == nil && z.Err == nil {
+				if ca, cz := cellOf(a), cellOf(z); ca.key() != cz.key() || ca.typ != cz.typ {
+					changed[p] = true
+				}
+				continue
+			}
 			at := map[string]cell{}
 			derived(p, c.Args[i], at)
 			derive(nil, p, c.Final[i], func(name string, v cell) {
@@ -502,6 +465,30 @@ func changedParts(f *Function, calls []*Call) map[string]bool {
 		}
 	}
 	return changed
+}
+
+// equalValues reports whether two recorded values are the same, parts
+// and all.
+func equalValues(a, b trace.Value) bool {
+	if a.Tag != b.Tag || a.Int != b.Int || a.Uint != b.Uint || math.Float64bits(a.Float) != math.Float64bits(b.Float) ||
+		a.Str != b.Str || a.Len != b.Len || a.Type != b.Type || a.Deep != b.Deep ||
+		len(a.Elems) != len(b.Elems) || len(a.Fields) != len(b.Fields) || (a.Err == nil) != (b.Err == nil) {
+		return false
+	}
+	if a.Err != nil && !equalValues(*a.Err, *b.Err) {
+		return false
+	}
+	for i := range a.Elems {
+		if !equalValues(a.Elems[i], b.Elems[i]) {
+			return false
+		}
+	}
+	for i := range a.Fields {
+		if a.Fields[i].Name != b.Fields[i].Name || !equalValues(a.Fields[i].Value, b.Fields[i].Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasResult reports whether some variable is a result or a parameter's

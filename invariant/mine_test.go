@@ -97,6 +97,15 @@ func sqrt(x float64) float64 {
 }
 
 func TestContrast(t *testing.T) {
+	c := Contrast(middleCalls(), Options{})
+	if got := c.Functions[0].Pre; !reflect.DeepEqual(got, []string{"y < x && x < z"}) {
+		t.Errorf("contrast pre = %q, want [y < x && x < z]", got)
+	}
+}
+
+// middleCalls are random calls of the seed's middle, failing where
+// y < x < z.
+func middleCalls() *Calls {
 	r := rand.New(rand.NewSource(3))
 	f := &Function{Name: "m.Middle", Params: []string{"x", "y", "z"}, Results: []string{"result"}}
 	for i := 0; i < 300; i++ {
@@ -107,10 +116,7 @@ func TestContrast(t *testing.T) {
 		}
 		f.Calls = append(f.Calls, Call{Args: []trace.Value{iv(x), iv(y), iv(z)}, Results: []trace.Value{iv(y)}, Returned: true, Outcome: out})
 	}
-	c := Contrast(&Calls{Functions: []*Function{f}}, Options{})
-	if got := c.Functions[0].Pre; !reflect.DeepEqual(got, []string{"y < x && x < z"}) {
-		t.Errorf("contrast pre = %q, want [y < x && x < z]", got)
-	}
+	return &Calls{Functions: []*Function{f}}
 }
 
 func TestCheck(t *testing.T) {

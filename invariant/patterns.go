@@ -93,44 +93,291 @@ type fact struct {
 	meta   []string
 	elems  []int // aggregates: the variables s[0], s[1]... of the slice
 	whole  bool  // aggregates: every sample with the slice recorded its elements
+	order  int   // among the candidates
+	tally        // what the confidence formulas count, gathered while checking
 }
 
-// survivors generates the candidates and returns those that hold in
-// every sample.
-func (m *miner) survivors() []*fact {
-	alive := m.candidates()
-	for _, row := range m.samples {
-		k := 0
-		for _, f := range alive {
-			if m.holds(f, row) {
-				alive[k] = f
-				k++
+// tally is what the chance of a fact holding by accident is computed
+// from, gathered sample by sample while the fact holds (a fact that
+// fails is dropped with it).
+type tally struct {
+	present    int      // samples where all the variables have a value
+	slices     int      // aggregates: samples where the slice has a value
+	limit      int      // tuples counted up to
+	tuples     tupleSet // distinct tuples of the variables' values
+	lo, hi     float64  // opNE0, opNE: the range of x (of x - y); sorted, all: of the elements
+	rlo, rhi   int64    // opRange: the bounds atLo and atHi count
+	atLo, atHi int      // opRange: samples at the minimum, at the maximum
+	elemCount  int      // sorted, all: elements (adjacent pairs) of the distinct slices
+}
+
+// tupleSet is a set of tuples of values, by their hashes mixed into
+// one word: a short list, then an open-addressing table.
+type tupleSet struct {
+	list  []uint64
+	table []uint64 // 0: empty (a zero hash is stored as 1)
+	n     int
+}
+
+func (t *tupleSet) len() int { return t.n }
+
+// add adds the tuple of hashes k and reports whether it was new.
+func (t *tupleSet) add(k [3]uint64) bool {
+	h := (k[0]*0x9e3779b97f4a7c15 ^ k[1]) * 0xff51afd7ed558ccd
+	h = (h ^ k[2] ^ h>>29) * 0xc4ceb9fe1a85ec53
+	h ^= h >> 32
+	if h == 0 {
+		h = 1
+	}
+	if t.table == nil {
+		for _, x := range t.list {
+			if x == h {
+				return false
 			}
 		}
-		alive = alive[:k]
-		if k == 0 {
-			break
+		if len(t.list) < 16 {
+			t.list = append(t.list, h)
+			t.n++
+			return true
+		}
+		t.table = make([]uint64, 64)
+		for _, x := range t.list {
+			t.insert(x)
+		}
+		t.list = nil
+	}
+	if !t.insert(h) {
+		return false
+	}
+	t.n++
+	if 2*t.n > len(t.table) {
+		old := t.table
+		t.table = make([]uint64, 2*len(old))
+		for _, x := range old {
+			if x != 0 {
+				t.insert(x)
+			}
 		}
 	}
-	return alive
+	return true
+}
+
+// insert puts h in the table and reports whether it was not there.
+func (t *tupleSet) insert(h uint64) bool {
+	mask := uint64(len(t.table) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch t.table[i] {
+		case h:
+			return false
+		case 0:
+			t.table[i] = h
+			return true
+		}
+	}
+}
+
+// maxDistinct bounds the distinct tuples counted for x != 0 and x != y,
+// whose chance formula counts them all: past it the count stays there,
+// which only makes the chance of holding by accident look larger.
+const maxDistinct = 1 << 14
+
+// survivors generates the candidates and returns those that hold in
+// every sample, counting for each what its chance formula needs. The
+// candidates are instantiated from what the first samples' variables
+// are; when later samples narrow that (a variable of numbers takes a
+// string), the candidates the narrower variables would not have had
+// are dropped at the end, so that the result is the one of
+// instantiating over all the samples at once.
+func (m *miner) survivors() []*fact {
+	streamed := len(m.rest) > 0
+	m.loose = streamed
+	alive := m.candidates()
+	m.loose = false
+	stats := m.conf < 1
+	for i, f := range alive {
+		f.order = i
+		if stats {
+			f.limit = m.limit(f)
+			f.lo, f.hi = math.Inf(1), math.Inf(-1)
+		}
+	}
+	// Facts are grouped by the variables they read, and a sample is
+	// shown only the groups whose variables all have a value in it
+	// (a fact says nothing of the others): later samples, whose values
+	// were recorded without their parts, skip the facts over parts at
+	// once. The groups of each shape of sample are remembered.
+	groups := groupFacts(alive)
+	shown := map[varMask][]*factGroup{}
+	left := len(alive)
+	m.each(func(row []cell) bool {
+		mask := presence(row)
+		gs, ok := shown[mask]
+		if !ok {
+			for _, g := range groups {
+				if g.mask.within(mask) {
+					gs = append(gs, g)
+				}
+			}
+			if len(shown) < maxShapes {
+				shown[mask] = gs
+			}
+		}
+		for _, g := range gs {
+			k := 0
+			for _, f := range g.facts {
+				if m.observe(f, row, stats) {
+					g.facts[k] = f
+					k++
+				}
+			}
+			left -= len(g.facts) - k
+			g.facts = g.facts[:k]
+		}
+		return left > 0
+	})
+	alive = alive[:0]
+	for _, g := range groups {
+		alive = append(alive, g.facts...)
+	}
+	sort.Slice(alive, func(i, j int) bool { return alive[i].order < alive[j].order })
+	if !streamed || len(alive) == 0 {
+		return alive
+	}
+	want := map[factKey]bool{}
+	for _, f := range m.candidates() {
+		want[f.key()] = true
+	}
+	k := 0
+	for _, f := range alive {
+		if want[f.key()] {
+			alive[k] = f
+			k++
+		}
+	}
+	return alive[:k]
+}
+
+// varMask is a set of variables by position (a function has at most
+// maxVars variables and as many lengths).
+type varMask [2]uint64
+
+const _ = uint(128 - 2*maxVars) // a varMask holds them all
+
+func (a varMask) within(b varMask) bool { return a[0]&^b[0] == 0 && a[1]&^b[1] == 0 }
+
+func (a *varMask) add(v int) { a[v>>6] |= 1 << (v & 63) }
+
+// presence returns the variables that have a value in row.
+func presence(row []cell) varMask {
+	var m varMask
+	for i := range row {
+		if row[i].k != kAbsent {
+			m.add(i)
+		}
+	}
+	return m
+}
+
+// maxShapes bounds the shapes of samples whose groups survivors
+// remembers.
+const maxShapes = 1024
+
+// factGroup is the candidates that read the same variables.
+type factGroup struct {
+	mask  varMask
+	facts []*fact
+}
+
+// groupFacts groups facts by the variables whose values they need: an
+// aggregate needs its slice (its elements, and a sum's number, are
+// checked on the sample).
+func groupFacts(facts []*fact) []*factGroup {
+	var out []*factGroup
+	index := map[varMask]*factGroup{}
+	for _, f := range facts {
+		var m varMask
+		if si, ok := aggregate(f.op); ok {
+			m.add(f.v[si])
+		} else {
+			for i := 0; i < f.n; i++ {
+				m.add(f.v[i])
+			}
+		}
+		g := index[m]
+		if g == nil {
+			g = &factGroup{mask: m}
+			index[m] = g
+			out = append(out, g)
+		}
+		g.facts = append(g.facts, f)
+	}
+	return out
+}
+
+// factKey identifies a candidate: its pattern and variables.
+type factKey struct {
+	op   op
+	v    [3]int
+	user string
+}
+
+func (f *fact) key() factKey {
+	k := factKey{op: f.op, v: f.v}
+	if f.user != nil {
+		k.user = f.user.src
+	}
+	return k
+}
+
+// observe checks f on one sample and, when it holds, counts the sample.
+func (m *miner) observe(f *fact, row []cell, stats bool) bool {
+	if si, ok := aggregate(f.op); ok && row[f.v[si]].k != kAbsent {
+		f.slices++
+	}
+	if absent(f, row) {
+		return true // nothing to say where a variable has no value
+	}
+	if !m.check(f, row) {
+		return false
+	}
+	f.present++
+	if stats {
+		m.count(f, row)
+	}
+	return true
 }
 
 // violated returns the facts that do not hold in some sample of m (the
 // facts are another miner's over the same variables, matched by name).
 func (m *miner) violated(facts []*fact) []*fact {
-	var out []*fact
-	for _, f := range facts {
-		g := m.translate(f)
-		if g == nil {
-			out = append(out, f)
-			continue
+	var out, gs []*fact
+	var of []int
+	for i, f := range facts {
+		if g := m.translate(f); g != nil {
+			gs, of = append(gs, g), append(of, i)
 		}
-		for _, row := range m.samples {
-			if !m.holds(g, row) {
-				out = append(out, f)
-				break
+	}
+	broken := make([]bool, len(gs))
+	left := len(gs)
+	m.each(func(row []cell) bool {
+		for i, g := range gs {
+			if !broken[i] && !m.holds(g, row) {
+				broken[i] = true
+				left--
 			}
 		}
+		return left > 0
+	})
+	j := 0
+	for i, f := range facts {
+		if j < len(of) && of[j] == i {
+			if broken[j] {
+				out = append(out, f)
+			}
+			j++
+			continue
+		}
+		out = append(out, f)
 	}
 	return out
 }
@@ -196,6 +443,9 @@ func (m *miner) candidates() []*fact {
 	vs := m.vars
 	var nums []int
 	for i, v := range vs {
+		if v.broken {
+			continue
+		}
 		switch {
 		case v.length:
 			out = append(out, m.newFact(opNonEmpty, i))
@@ -205,7 +455,7 @@ func (m *miner) candidates() []*fact {
 			nums = append(nums, i)
 		case v.num:
 			out = append(out, m.newFact(opGT0, i), m.newFact(opOneOf, i))
-			if !v.uint {
+			if !v.uint || m.loose {
 				out = append(out, m.newFact(opGE0, i), m.newFact(opLT0, i), m.newFact(opLE0, i))
 			}
 			out = append(out, m.newFact(opNE0, i))
@@ -349,6 +599,23 @@ func elemCells(row []cell, s int, elems []int) ([]cell, bool) {
 		out[j] = e
 	}
 	return out, true
+}
+
+// wholeElems reports whether elemCells would return the elements.
+func wholeElems(row []cell, s int, elems []int) bool {
+	c := row[s]
+	if c.k == kNil {
+		return true
+	}
+	if c.k != kRef || !c.hasLen || c.n > len(elems) {
+		return false
+	}
+	for j := 0; j < c.n; j++ {
+		if row[elems[j]].k != kNum {
+			return false
+		}
+	}
+	return true
 }
 
 // sumCells adds numbers: integer arithmetic when all are integers.
@@ -516,6 +783,11 @@ func (m *miner) holds(f *fact, row []cell) bool {
 	if absent(f, row) {
 		return true // nothing to say where a variable has no value
 	}
+	return m.check(f, row)
+}
+
+// check evaluates a fact on a sample where its variables have values.
+func (m *miner) check(f *fact, row []cell) bool {
 	x := row[f.v[0]]
 	if si, ok := aggregate(f.op); ok {
 		es, _ := elemCells(row, f.v[si], f.elems)
@@ -664,22 +936,9 @@ func absent(f *fact, row []cell) bool {
 		}
 	}
 	if si, ok := aggregate(f.op); ok {
-		if _, whole := elemCells(row, f.v[si], f.elems); !whole {
-			return true
-		}
+		return !wholeElems(row, f.v[si], f.elems)
 	}
 	return false
-}
-
-// present counts the samples where all of f's variables have a value.
-func (m *miner) present(f *fact) int {
-	n := 0
-	for _, row := range m.samples {
-		if !absent(f, row) {
-			n++
-		}
-	}
-	return n
 }
 
 // sameValue reports whether two literal cells are the same value.
@@ -716,14 +975,8 @@ func class(o op) float64 {
 // below the confidence limit.
 func (m *miner) justified(facts []*fact) []*fact {
 	for _, f := range facts {
-		if si, ok := aggregate(f.op); ok {
-			n := 0
-			for _, row := range m.samples {
-				if row[f.v[si]].k != kAbsent {
-					n++
-				}
-			}
-			f.whole = n == m.present(f)
+		if _, ok := aggregate(f.op); ok {
+			f.whole = f.slices == f.present
 		}
 	}
 	if m.conf >= 1 {
@@ -738,129 +991,114 @@ func (m *miner) justified(facts []*fact) []*fact {
 	return out
 }
 
-// chance is the probability that f held in the samples by accident
-// (docs/mine.md gives the formulas).
-func (m *miner) chance(f *fact) float64 {
-	n := m.present(f)
+// limit is how many distinct tuples of f's variables its chance formula
+// needs counted: for a pattern whose samples each hold by chance with
+// probability p, enough for p^d to fall below the confidence limit.
+func (m *miner) limit(f *fact) int {
 	switch f.op {
+	case opNE0, opNE:
+		return maxDistinct
+	case opOneOf, opNil, opNonNil, opRange, opSorted, opAllGT0, opAllGE0, opAllLT0, opAllLE0, opAllNE0:
+		return 0
+	}
+	return int(math.Ceil(math.Log(m.conf)/math.Log(class(f.op)))) + 1
+}
+
+// count adds a sample where f holds to what its chance formula counts.
+func (m *miner) count(f *fact, row []cell) {
+	switch f.op {
+	case opOneOf, opNil, opNonNil:
+		return // the samples (present) and the constants
+	case opRange:
+		x := row[f.v[0]].i
+		if lo := f.consts[0].i; f.atLo == 0 || lo != f.rlo {
+			f.rlo, f.atLo = lo, 0
+		}
+		if hi := f.consts[1].i; f.atHi == 0 || hi != f.rhi {
+			f.rhi, f.atHi = hi, 0
+		}
+		if x == f.rlo {
+			f.atLo++
+		}
+		if x == f.rhi {
+			f.atHi++
+		}
+		return
 	case opSorted, opAllGT0, opAllGE0, opAllLT0, opAllLE0, opAllNE0:
 		// Per element (all) or adjacent pair (sorted) of the distinct
 		// slices recorded whole.
-		k := 0
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, es := range m.distinctSlices(f) {
-			k += len(es)
-			if f.op == opSorted && len(es) > 0 {
-				k--
-			}
-			for _, e := range es {
-				lo, hi = math.Min(lo, e.f), math.Max(hi, e.f)
-			}
+		if !f.tuples.add([3]uint64{m.sliceHash(row, f.v[0], f.elems)}) {
+			return
 		}
+		es, _ := elemCells(row, f.v[0], f.elems)
+		f.elemCount += len(es)
+		if f.op == opSorted && len(es) > 0 {
+			f.elemCount--
+		}
+		for _, e := range es {
+			f.lo, f.hi = math.Min(f.lo, e.f), math.Max(f.hi, e.f)
+		}
+		return
+	case opNE0, opNE:
+		d := row[f.v[0]].f
+		if f.op == opNE {
+			d -= row[f.v[1]].f
+		}
+		f.lo, f.hi = math.Min(f.lo, d), math.Max(f.hi, d)
+	case opPrefix, opSuffix, opContains:
+		if row[f.v[1]].s == "" {
+			return // only tuples with a non-empty needle count
+		}
+	}
+	if f.tuples.len() >= f.limit {
+		return
+	}
+	var k [3]uint64
+	for i := 0; i < f.n; i++ {
+		k[i] = m.hash(row, f.v[i])
+	}
+	if si, ok := aggregate(f.op); ok {
+		k[si] = m.sliceHash(row, f.v[si], f.elems)
+	}
+	f.tuples.add(k)
+}
+
+// chance is the probability that f held in the samples by accident
+// (docs/mine.md gives the formulas), from what count counted. Tuples
+// are told apart by hashes (a collision undercounts, which only makes
+// the chance of holding by accident look larger).
+func (m *miner) chance(f *fact) float64 {
+	n := f.present
+	switch f.op {
+	case opSorted, opAllGT0, opAllGE0, opAllLT0, opAllLE0, opAllNE0:
 		p := 0.5
-		if f.op == opAllNE0 && k > 0 {
-			p = 1 - 1/(hi-lo+2)
+		if f.op == opAllNE0 && f.elemCount > 0 {
+			p = 1 - 1/(f.hi-f.lo+2)
 		}
-		return math.Pow(p, float64(k))
+		return math.Pow(p, float64(f.elemCount))
 	case opOneOf:
 		k := float64(len(f.consts))
 		return math.Pow(k/(k+1), float64(n))
 	case opNil, opNonNil:
 		return math.Pow(0.5, float64(n))
 	case opRange:
-		lo, hi := 0, 0
-		for _, row := range m.samples {
-			x := row[f.v[0]]
-			if x.k == kAbsent {
-				continue
-			}
-			if x.i == f.consts[0].i {
-				lo++
-			}
-			if x.i == f.consts[1].i {
-				hi++
-			}
-		}
-		return math.Pow(0.5, float64(min(lo, hi)))
+		return math.Pow(0.5, float64(min(f.atLo, f.atHi)))
 	case opNE0, opNE:
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, row := range m.samples {
-			if absent(f, row) {
-				continue
-			}
-			d := row[f.v[0]].f
-			if f.op == opNE {
-				d -= row[f.v[1]].f
-			}
-			lo, hi = math.Min(lo, d), math.Max(hi, d)
-		}
-		p := 1 - 1/(hi-lo+2)
-		return math.Pow(p, float64(m.distinct(f, 1<<30)))
+		p := 1 - 1/(f.hi-f.lo+2)
+		return math.Pow(p, float64(f.tuples.len()))
 	}
-	p := class(f.op)
-	need := int(math.Ceil(math.Log(m.conf)/math.Log(p))) + 1
-	d := m.distinct(f, need)
-	return math.Pow(p, float64(d))
-}
-
-// distinct counts the distinct tuples of f's variables in the samples, up
-// to limit. For containment only tuples with a non-empty needle count.
-// Tuples are told apart by hashes (a collision undercounts, which only
-// makes the chance of holding by accident look larger).
-func (m *miner) distinct(f *fact, limit int) int {
-	seen := map[[3]uint64]struct{}{}
-	for _, row := range m.samples {
-		if absent(f, row) || (f.op == opPrefix || f.op == opSuffix || f.op == opContains) && row[f.v[1]].s == "" {
-			continue
-		}
-		var k [3]uint64
-		for i := 0; i < f.n; i++ {
-			k[i] = row[f.v[i]].hash(m.seed)
-		}
-		if si, ok := aggregate(f.op); ok {
-			k[si] = m.sliceHash(row, f.v[si], f.elems)
-		}
-		if _, ok := seen[k]; !ok {
-			seen[k] = struct{}{}
-			if len(seen) >= limit {
-				break
-			}
-		}
-	}
-	return len(seen)
+	return math.Pow(class(f.op), float64(f.tuples.len()))
 }
 
 // sliceHash hashes a slice recorded whole by its elements (a slice's
 // own cell hashes its type and length only).
 func (m *miner) sliceHash(row []cell, s int, elems []int) uint64 {
-	h := row[s].hash(m.seed)
+	h := m.hash(row, s)
 	es, _ := elemCells(row, s, elems)
 	for _, e := range es {
 		h = (h^e.hash(m.seed))*0x100000001b3 + 0x9e3779b97f4a7c15
 	}
 	return h
-}
-
-// distinctSlices returns the elements of the distinct slices of an
-// aggregate fact's slice variable, among the samples that recorded them
-// whole.
-func (m *miner) distinctSlices(f *fact) [][]cell {
-	si, _ := aggregate(f.op)
-	seen := map[uint64]bool{}
-	var out [][]cell
-	for _, row := range m.samples {
-		if absent(f, row) {
-			continue
-		}
-		h := m.sliceHash(row, f.v[si], f.elems)
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
-		es, _ := elemCells(row, f.v[si], f.elems)
-		out = append(out, es)
-	}
-	return out
 }
 
 // sortFacts orders facts by pattern and variables, for determinism.
