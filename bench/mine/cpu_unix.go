@@ -3,6 +3,7 @@
 package main
 
 import (
+	"os"
 	"syscall"
 	"time"
 )
@@ -15,4 +16,16 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// peakRSS returns the largest resident set of an ended process, in
+// bytes (0 when not known).
+func peakRSS(ps *os.ProcessState) int64 {
+	if ps == nil {
+		return 0
+	}
+	if u, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return u.Maxrss * 1024 // kilobytes on Linux
+	}
+	return 0
 }

@@ -24,6 +24,7 @@ type result struct {
 	Invariants      int     // pre- and postconditions mined
 	Plain           float64 // seconds of go test (built already)
 	Mine            float64 // seconds of culprit mine: instrument, build, run, mine
+	MinePeak        int64   // largest resident set of culprit mine, bytes
 	Load            float64 // seconds reading the trace (in-process)
 	Infer           float64 // seconds of invariant.Mine (in-process)
 	InferCPU        float64 // CPU seconds of invariant.Mine
@@ -45,12 +46,12 @@ func measure(ctx context.Context, work, bin string, m proof.Module, timeout time
 	pkgs := m.Patterns()
 	goTest := append([]string{"test", "-count=1"}, pkgs...)
 	timed(ctx, dir, timeout, "go", goTest...) // builds the tests
-	r.Plain, r.PlainExit, _ = timed(ctx, dir, timeout, "go", goTest...)
+	r.Plain, r.PlainExit, _, _ = timed(ctx, dir, timeout, "go", goTest...)
 	// culprit mine writes its trace to .culprit at the module's root.
 	traceDir := filepath.Join(dir, ".culprit")
 	mine := append([]string{"mine", "-format", "json", "-o", filepath.Join(dir, "contracts.json")}, pkgs...)
 	var out []byte
-	r.Mine, r.MineExit, out = timed(ctx, dir, 3*timeout, bin, mine...)
+	r.Mine, r.MineExit, out, r.MinePeak = timed(ctx, dir, 3*timeout, bin, mine...)
 	if r.MineExit != 0 && r.MineExit != 1 {
 		r.Err = fmt.Sprintf("culprit mine exit %d: %s", r.MineExit, lastLines(out, 3))
 	}
@@ -91,9 +92,9 @@ func infer(r *result, traceDir string) {
 }
 
 // timed runs name with args in dir and returns its wall time in seconds,
-// its exit status (-1: it could not run or timed out) and its combined
-// output.
-func timed(ctx context.Context, dir string, timeout time.Duration, name string, args ...string) (float64, int, []byte) {
+// its exit status (-1: it could not run or timed out), its combined
+// output and its largest resident set in bytes.
+func timed(ctx context.Context, dir string, timeout time.Duration, name string, args ...string) (float64, int, []byte, int64) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
@@ -103,13 +104,14 @@ func timed(ctx context.Context, dir string, timeout time.Duration, name string, 
 	start := time.Now()
 	err := cmd.Run()
 	secs := time.Since(start).Seconds()
+	peak := peakRSS(cmd.ProcessState)
 	if err != nil {
 		if x, ok := err.(*exec.ExitError); ok && ctx.Err() == nil {
-			return secs, x.ExitCode(), out.Bytes()
+			return secs, x.ExitCode(), out.Bytes(), peak
 		}
-		return secs, -1, out.Bytes()
+		return secs, -1, out.Bytes(), peak
 	}
-	return secs, 0, out.Bytes()
+	return secs, 0, out.Bytes(), peak
 }
 
 func lastLines(b []byte, n int) string {
@@ -122,7 +124,7 @@ func lastLines(b []byte, n int) string {
 
 // table prints the results, then the totals.
 func table(w io.Writer, results []*result, markdown bool) {
-	rows := [][]string{{"module", "functions", "calls", "returned", "with invariants", "invariants", "go test s", "culprit mine s", "ratio", "read trace s", "infer s", "infer CPU s", "records/CPU s", "exit plain/mine"}}
+	rows := [][]string{{"module", "functions", "calls", "returned", "with invariants", "invariants", "go test s", "culprit mine s", "ratio", "mine peak GB", "read trace s", "infer s", "infer CPU s", "records/CPU s", "exit plain/mine"}}
 	var tot result
 	for _, r := range results {
 		if r.Err != "" && r.Calls == 0 {
@@ -130,7 +132,7 @@ func table(w io.Writer, results []*result, markdown bool) {
 			continue
 		}
 		rows = append(rows, []string{r.Module + "@" + r.Version, fmt.Sprint(r.Functions), fmt.Sprint(r.Calls), fmt.Sprint(r.Returned), fmt.Sprint(r.Specs), fmt.Sprint(r.Invariants),
-			fmt.Sprintf("%.1f", r.Plain), fmt.Sprintf("%.1f", r.Mine), ratio(r.Mine, r.Plain), fmt.Sprintf("%.2f", r.Load), fmt.Sprintf("%.2f", r.Infer), fmt.Sprintf("%.2f", r.InferCPU), rate(r.Calls+r.Returned, r.InferCPU),
+			fmt.Sprintf("%.1f", r.Plain), fmt.Sprintf("%.1f", r.Mine), ratio(r.Mine, r.Plain), gb(r.MinePeak), fmt.Sprintf("%.2f", r.Load), fmt.Sprintf("%.2f", r.Infer), fmt.Sprintf("%.2f", r.InferCPU), rate(r.Calls+r.Returned, r.InferCPU),
 			fmt.Sprintf("%d/%d", r.PlainExit, r.MineExit)})
 		tot.Functions += r.Functions
 		tot.Calls += r.Calls
@@ -139,12 +141,13 @@ func table(w io.Writer, results []*result, markdown bool) {
 		tot.Invariants += r.Invariants
 		tot.Plain += r.Plain
 		tot.Mine += r.Mine
+		tot.MinePeak = max(tot.MinePeak, r.MinePeak)
 		tot.Load += r.Load
 		tot.Infer += r.Infer
 		tot.InferCPU += r.InferCPU
 	}
 	rows = append(rows, []string{"total", fmt.Sprint(tot.Functions), fmt.Sprint(tot.Calls), fmt.Sprint(tot.Returned), fmt.Sprint(tot.Specs), fmt.Sprint(tot.Invariants),
-		fmt.Sprintf("%.1f", tot.Plain), fmt.Sprintf("%.1f", tot.Mine), ratio(tot.Mine, tot.Plain), fmt.Sprintf("%.2f", tot.Load), fmt.Sprintf("%.2f", tot.Infer), fmt.Sprintf("%.2f", tot.InferCPU), rate(tot.Calls+tot.Returned, tot.InferCPU), ""})
+		fmt.Sprintf("%.1f", tot.Plain), fmt.Sprintf("%.1f", tot.Mine), ratio(tot.Mine, tot.Plain), gb(tot.MinePeak), fmt.Sprintf("%.2f", tot.Load), fmt.Sprintf("%.2f", tot.Infer), fmt.Sprintf("%.2f", tot.InferCPU), rate(tot.Calls+tot.Returned, tot.InferCPU), ""})
 	proof.WriteTable(w, rows, markdown)
 	for _, r := range results {
 		if r.Err != "" {
@@ -159,6 +162,14 @@ func ratio(a, b float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f", a/b)
+}
+
+// gb renders bytes in gigabytes.
+func gb(b int64) string {
+	if b <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(b)/(1<<30))
 }
 
 // rate is records per second, in millions.
