@@ -3,10 +3,11 @@ package rt
 // The instrumenter replaces this file in the copy of rt it injects into
 // the user's build; these defaults record nothing.
 var (
-	traceDir         = ""   // directory the events file goes to; "" records nothing
-	numSites  uint32 = 0    // sites in the site table
-	module           = "rt" // used in the events file name until Package is called
-	callLimit uint32 = 0    // events of one site recorded before sampling; 0 records all
+	traceDir             = ""    // directory the events file goes to; "" records nothing
+	numSites      uint32 = 0     // sites in the site table
+	module               = "rt"  // used in the events file name until Package is called
+	callLimit     uint32 = 0     // events of one site recorded before sampling; 0 records all
+	samplePerTest        = false // each test starts sampling afresh (restartSampling)
 )
 
 // raceMode makes counters atomic: the program runs under -race.

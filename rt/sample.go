@@ -100,3 +100,29 @@ func pick(site uint32) bool {
 	}
 	return true
 }
+
+// restartSampling makes every site's next events count from one again,
+// so that the test starting records the first callLimit events of each
+// site (samplePerTest: culprit slice, whose failing test may come late
+// in a binary's run). Another test running in parallel has its counters
+// restarted too; that shifts which of its events are recorded, and
+// nothing else. The caller holds mu.
+func restartSampling() {
+	if !samplePerTest || callLimit == 0 {
+		return
+	}
+	if raceMode {
+		numMu.Lock()
+		defer numMu.Unlock()
+		for i := range calls {
+			atomic.StoreUint32(&calls[i], 0)
+		}
+	} else {
+		for i := range calls {
+			calls[i] = 0
+		}
+	}
+	for i := range nums {
+		nums[i] = 0
+	}
+}

@@ -6,14 +6,17 @@
 // t.Fatal line), runs culprit slice -run on that test, and checks that
 // culprit does not crash and that the slice holds the check's line. It
 // measures the overhead of dependency tracking (the test binary's run
-// time under culprit slice, every event kind recorded, against the plain
-// go test run of the same test) and the summary graph of the run (nodes,
-// edges, the live heap it holds, the time deps.Build takes), and prints a
+// time under culprit slice, every event kind recorded with its default
+// sampling, against the plain go test run of the same test) and the
+// summary graph of the run (nodes, edges, the live heap it holds, the
+// time deps.Build takes). With -full (the default) it slices the same
+// test again from every event (culprit slice -calls -1) and counts the
+// lines both slices hold: what sampling costs in recall. It prints a
 // table. Tests that fail before mutation are skipped.
 //
 // Usage:
 //
-//	go run ./bench/slice [-modules a,b] [-tries 8] [-seed 1] [-work DIR] [-culprit BIN] [-markdown]
+//	go run ./bench/slice [-modules a,b] [-tries 8] [-seed 1] [-calls N] [-full] [-max-trace MiB] [-work DIR] [-culprit BIN] [-markdown]
 package main
 
 import (
@@ -26,6 +29,7 @@ import (
 	"time"
 
 	"github.com/culprit-go/culprit/bench/internal/proof"
+	"github.com/culprit-go/culprit/internal/instrument"
 )
 
 func main() {
@@ -37,8 +41,11 @@ func main() {
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	timeout := flag.Duration("timeout", 3*time.Minute, "time limit of one go test run (culprit slice: three times it)")
 	pkgRuns := flag.Bool("package", true, "also time the failing test's whole package, plain and instrumented")
+	calls := flag.Int("calls", instrument.DefaultCallLimit, "culprit slice -calls: events of each site recorded in full per test (-1: all)")
+	full := flag.Bool("full", true, "also slice with every event recorded (-calls -1) and compare the slices' lines")
+	maxTrace := flag.Int64("max-trace", 8<<10, "stop a full run whose trace grows past this many MiB")
 	flag.Parse()
-	b := &bench{tries: *tries, seed: *seed, timeout: *timeout, pkgRuns: *pkgRuns, log: os.Stderr}
+	b := &bench{tries: *tries, seed: *seed, timeout: *timeout, pkgRuns: *pkgRuns, calls: *calls, full: *full, maxTrace: *maxTrace << 20, log: os.Stderr}
 	if err := run(b, *mods, *work, *bin, *markdown); err != nil {
 		fmt.Fprintln(os.Stderr, "slice:", err)
 		os.Exit(1)
@@ -78,7 +85,7 @@ func run(b *bench, mods, work, bin string, markdown bool) error {
 
 // print writes the table, then each module's fault and errors.
 func print(w io.Writer, results []*result, markdown bool) {
-	rows := [][]string{{"module", "test", "check", "exit", "check in slice", "slice lines", "slice nodes", "plain run s", "slice run s", "ratio", "plain wall s", "slice wall s", "slice peak RSS MiB", "package plain s", "package traced s", "package ratio", "graph nodes", "graph edges", "graph bytes", "alloc KiB", "graph s", "trace KiB"}}
+	rows := [][]string{{"module", "test", "check", "exit", "check in slice", "slice lines", "slice nodes", "plain run s", "slice run s", "ratio", "plain wall s", "slice wall s", "slice peak RSS MiB", "package plain s", "package traced s", "package ratio", "graph nodes", "graph edges", "graph bytes", "alloc KiB", "graph s", "trace KiB", "full: check in slice", "full: lines", "lines in both", "full: run s", "full: ratio", "full: trace MiB"}}
 	var plain, sliced, pkgPlain, pkgTraced float64
 	for _, r := range results {
 		if r.Test == "" {
@@ -94,6 +101,11 @@ func print(w io.Writer, results []*result, markdown bool) {
 			fmt.Sprintf("%.1f", r.PlainWall), fmt.Sprintf("%.1f", r.SliceWall), fmt.Sprint(r.SliceRSS / 1024),
 			fmt.Sprintf("%.2f", r.PkgPlain), fmt.Sprintf("%.2f", r.PkgTraced), ratio(r.PkgTraced, r.PkgPlain),
 			fmt.Sprint(r.GraphNodes), fmt.Sprint(r.GraphEdges), fmt.Sprint(r.GraphBytes), fmt.Sprint(r.GraphAlloc / 1024), fmt.Sprintf("%.2f", r.GraphSecs), fmt.Sprint(r.TraceBytes / 1024)})
+		if b := rows[len(rows)-1]; r.FullErr != "" {
+			rows[len(rows)-1] = append(b, "-", "-", "-", fmt.Sprintf("%.2f", r.FullRun), "-", fmt.Sprint(r.FullTrace>>20))
+		} else if r.FullLines > 0 || r.FullIn {
+			rows[len(rows)-1] = append(b, yesNo(r.FullIn), fmt.Sprint(r.FullLines), fmt.Sprint(r.Common), fmt.Sprintf("%.2f", r.FullRun), ratio(r.FullRun, r.PlainRun), fmt.Sprint(r.FullTrace>>20))
+		}
 		plain += r.PlainRun
 		sliced += r.SliceRun
 		pkgPlain += r.PkgPlain
@@ -112,6 +124,9 @@ func print(w io.Writer, results []*result, markdown bool) {
 		}
 		if r.Err != "" {
 			fmt.Fprintf(w, "\nERROR: %s: %s", r.Module, r.Err)
+		}
+		if r.FullErr != "" {
+			fmt.Fprintf(w, "\n%s: full slice (-calls -1): %s", r.Module, r.FullErr)
 		}
 		if r.Stderr != "" {
 			fmt.Fprintf(w, "\n%s: culprit slice: %s", r.Module, r.Stderr)

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -31,7 +32,12 @@ type bench struct {
 	seed    int64
 	timeout time.Duration
 	pkgRuns bool // also time the failing test's whole package
-	log     io.Writer
+	calls   int  // culprit slice -calls: events of a site recorded in full per test
+	// full also slices with -calls -1 (every event) and compares the
+	// lines; a full trace larger than maxTrace bytes is stopped.
+	full     bool
+	maxTrace int64
+	log      io.Writer
 }
 
 // result is one module's row.
@@ -61,8 +67,15 @@ type result struct {
 	TraceBytes      int64
 	PkgPlain        float64 // seconds the package's test binary ran plain
 	PkgTraced       float64 // and instrumented as culprit slice does
-	Err             string
-	Stderr          string // culprit's standard error when it failed
+	// The same slice with every event recorded (-calls -1), when -full.
+	FullLines int     // lines in the full slice
+	Common    int     // lines in both slices
+	FullIn    bool    // the check's line is in the full slice
+	FullRun   float64 // seconds the test binary ran with every event recorded
+	FullTrace int64   // bytes of the full trace
+	FullErr   string  // why there is no full slice
+	Err       string
+	Stderr    string // culprit's standard error when it failed
 }
 
 // module runs the proof on one module: inject a fault that fails a test
@@ -170,7 +183,7 @@ func (b *bench) packageRuns(ctx context.Context, dir string, flags []string, res
 	_, err = instrument.Run(tctx, instrument.Config{
 		Dir: dir, Packages: []string{res.Package}, Events: trace.AllEvents, TraceDir: traceDir,
 		GoFlags: append([]string{"-json", "-count=1", "-vet=off", "-timeout", (3 * b.timeout).String()}, flags...),
-		Stdout:  &out, Stderr: &out, CallLimit: -1, Inlinable: true,
+		Stdout:  &out, Stderr: &out, CallLimit: b.calls, SamplePerTest: true, Inlinable: true,
 	})
 	if tctx.Err() != nil {
 		return fmt.Errorf("package, instrumented: timed out after %s", 3*b.timeout)
@@ -203,60 +216,141 @@ func (b *bench) try(ctx context.Context, dir string, pkgs, flags []string, m pro
 }
 
 // slice runs culprit slice on the failing test, checks its output and
-// measures the summary graph of the trace it leaves.
+// measures the summary graph of the trace it leaves; with b.full, it
+// slices again from every event and compares.
 func (b *bench) slice(ctx context.Context, dir, run string, fail failure, res *result) error {
+	out, err := b.culpritSlice(ctx, dir, run, fail, res.Package, b.calls, 0)
+	res.SliceWall, res.SliceRSS, res.Exit, res.Crashed, res.SliceRun = out.wall, out.rss, out.exit, out.crashed, out.run
+	if res.Exit != 0 || res.Crashed {
+		res.Stderr = out.stderr
+	}
+	if err != nil {
+		return err
+	}
+	res.SliceNodes, res.SliceEdges, res.SliceLines, res.InSlice = out.nodes, out.edges, len(out.lines), out.inSlice
+	if err := b.graph(filepath.Join(dir, ".culprit"), fail.Test, res); err != nil {
+		return err
+	}
+	if !b.full {
+		return nil
+	}
+	full, err := b.culpritSlice(ctx, dir, run, fail, res.Package, -1, b.maxTrace)
+	res.FullRun, res.FullTrace = full.run, full.trace
+	switch {
+	case err != nil:
+		res.FullErr = err.Error()
+	case full.exit != 0 || full.crashed:
+		res.FullErr = fmt.Sprintf("exit %d: %s", full.exit, full.stderr)
+	default:
+		res.FullLines, res.FullIn = len(full.lines), full.inSlice
+		for l := range full.lines {
+			if out.lines[l] {
+				res.Common++
+			}
+		}
+	}
+	return nil
+}
+
+// sliceRun is what one culprit slice run did.
+type sliceRun struct {
+	wall, run    float64 // seconds: the command, the test binary
+	rss          int64   // KiB
+	exit         int
+	crashed      bool
+	stderr       string // its last lines
+	nodes, edges int
+	lines        map[string]bool // file:line
+	inSlice      bool            // the check's line is in the slice
+	trace        int64           // bytes of the trace it left
+}
+
+// culpritSlice runs culprit slice -calls calls on the failing test and
+// reads its JSON output. A trace growing past maxTrace bytes (0: no
+// limit) stops the run.
+func (b *bench) culpritSlice(ctx context.Context, dir, run string, fail failure, pkg string, calls int, maxTrace int64) (sliceRun, error) {
+	var r sliceRun
 	tctx, cancel := context.WithTimeout(ctx, 3*b.timeout)
 	defer cancel()
+	traceDir := filepath.Join(dir, ".culprit")
+	os.RemoveAll(traceDir)
+	var tooBig atomic.Bool
+	if maxTrace > 0 {
+		// Unsampled traces of hot loops grow by hundreds of MB a second.
+		go func() {
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for {
+				select {
+				case <-tctx.Done():
+					return
+				case <-tick.C:
+					if proof.DirSize(traceDir) > maxTrace {
+						tooBig.Store(true)
+						cancel()
+						return
+					}
+				}
+			}
+		}()
+	}
 	// -testout -- -json: go test's -json output on standard error, for
 	// the test binary's run time; -vet=off as in the plain runs.
-	cmd := exec.CommandContext(tctx, b.culprit, "slice", "-run", run, "-test", fail.Test, "-format", "json", "-testout", res.Package, "--", "-json", "-vet=off")
+	cmd := exec.CommandContext(tctx, b.culprit, "slice", "-calls", fmt.Sprint(calls), "-run", run, "-test", fail.Test, "-format", "json", "-testout", pkg, "--", "-json", "-vet=off")
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
-	res.SliceWall = time.Since(start).Seconds()
-	if cmd.ProcessState == nil {
-		return fmt.Errorf("culprit slice: %w", err)
+	r.wall = time.Since(start).Seconds()
+	r.trace = proof.DirSize(traceDir)
+	if tooBig.Load() {
+		os.RemoveAll(traceDir)
+		return r, fmt.Errorf("trace over %d MiB after %.0f s, stopped", maxTrace>>20, r.wall)
 	}
-	res.Exit = cmd.ProcessState.ExitCode()
+	if cmd.ProcessState == nil {
+		return r, fmt.Errorf("culprit slice: %w", err)
+	}
+	r.exit = cmd.ProcessState.ExitCode()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		res.SliceRSS = int64(ru.Maxrss) // KiB
+		r.rss = int64(ru.Maxrss) // KiB
 	}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() && tctx.Err() == nil {
-		res.Crashed = true
+		r.crashed = true
 	}
 	if bytes.Contains(stderr.Bytes(), []byte("panic: ")) && bytes.Contains(stderr.Bytes(), []byte("github.com/culprit-go/culprit/")) {
-		res.Crashed = true
+		r.crashed = true
 	}
-	res.SliceRun = parseTestJSON(stderr.Bytes()).Elapsed
-	if res.Exit != 0 || res.Crashed {
-		res.Stderr = lastLines(stderr.String(), 5)
+	r.run = parseTestJSON(stderr.Bytes()).Elapsed
+	if r.exit != 0 || r.crashed {
+		r.stderr = lastLines(stderr.String(), 5)
 	}
 	if tctx.Err() != nil {
-		return fmt.Errorf("culprit slice: timed out after %s", 3*b.timeout)
+		return r, fmt.Errorf("culprit slice: timed out after %s", 3*b.timeout)
 	}
-	if res.Exit == 0 {
-		var out struct {
-			Nodes []json.RawMessage
-			Edges []json.RawMessage
-			Lines []struct {
-				File string
-				Line int
-			}
-		}
-		if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-			return fmt.Errorf("culprit slice: JSON output: %w", err)
-		}
-		res.SliceNodes, res.SliceEdges, res.SliceLines = len(out.Nodes), len(out.Edges), len(out.Lines)
-		want := pkgFile(res.Package, fail.File)
-		for _, l := range out.Lines {
-			if l.File == want && l.Line == fail.Line {
-				res.InSlice = true
-			}
+	if r.exit != 0 {
+		return r, nil
+	}
+	var out struct {
+		Nodes []json.RawMessage
+		Edges []json.RawMessage
+		Lines []struct {
+			File string
+			Line int
 		}
 	}
-	return b.graph(filepath.Join(dir, ".culprit"), fail.Test, res)
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		return r, fmt.Errorf("culprit slice: JSON output: %w", err)
+	}
+	r.nodes, r.edges, r.lines = len(out.Nodes), len(out.Edges), map[string]bool{}
+	want := pkgFile(pkg, fail.File)
+	for _, l := range out.Lines {
+		r.lines[fmt.Sprintf("%s:%d", l.File, l.Line)] = true
+		if l.File == want && l.Line == fail.Line {
+			r.inSlice = true
+		}
+	}
+	return r, nil
 }
 
 // graph builds the summary graph of the test's run from the trace

@@ -452,9 +452,12 @@ func writeShard(e *env, s *spectrum.Spectra, kinds spectrum.Kinds, shard, out st
 }
 
 // eventsSet reports whether -events was given.
-func eventsSet(fs *flag.FlagSet) bool {
+func eventsSet(fs *flag.FlagSet) bool { return isSet(fs, "events") }
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
 	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "events" })
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
 }
 

@@ -72,6 +72,7 @@ func runSlice(e *env, args []string) int {
 	forward := fs.Bool("forward", false, "slice forward: what the criterion influenced")
 	testOut := fs.Bool("testout", false, "show go test's output on standard error")
 	precise := fs.Bool("precise", false, "slice over execution instances (each definition its own node; the events are streamed from the trace)")
+	calls := fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` stream events of each site in full, then only those numbered by powers of two (-1: all; -precise records all unless given)")
 	checked := fs.Bool("checked", false, "checked coverage: per test and package, the executed statements in the backward slice of the tests' checks (-format json or text)")
 	wf := addWebFlags(fs)
 	fs.Usage = func() {
@@ -81,6 +82,11 @@ func runSlice(e *env, args []string) int {
 	pkgs, goFlags, done, status := splitArgs(e, fs, args)
 	if done {
 		return status
+	}
+	callLimit := *calls
+	if *precise && !isSet(fs, "calls") {
+		// Instances are the precise graph's nodes: all of them.
+		callLimit = -1
 	}
 	switch *format {
 	case "code", "deps", "dot", "json":
@@ -133,13 +139,14 @@ func runSlice(e *env, args []string) int {
 			w = io.MultiWriter(&goOut, shown)
 		}
 		res, err := instrument.Run(e.ctx, instrument.Config{
-			Packages:  pkgs,
-			Events:    trace.AllEvents,
-			GoFlags:   goFlags,
-			Stdout:    w,
-			Stderr:    w,
-			CallLimit: -1,
-			Inlinable: true,
+			Packages:      pkgs,
+			Events:        trace.AllEvents,
+			GoFlags:       goFlags,
+			Stdout:        w,
+			Stderr:        w,
+			CallLimit:     callLimit,
+			SamplePerTest: true,
+			Inlinable:     true,
 		})
 		if err != nil {
 			return instrumentFailed(e, "slice", err)

@@ -47,7 +47,11 @@ type Config struct {
 	Env        []string // nil is os.Environ()
 	KeepWork   bool     // keep the temporary directory (for debugging)
 	CallLimit  int      // events of one site recorded in full (0: DefaultCallLimit, < 0: no limit)
-	Inlinable  bool     // record stream events in small functions too, though it changes inlining
+	// SamplePerTest starts each test's sampling afresh: the first
+	// CallLimit events of every site are recorded in every test, not
+	// only in the test binary's first tests.
+	SamplePerTest bool
+	Inlinable     bool // record stream events in small functions too, though it changes inlining
 }
 
 // DefaultCallLimit is how many calls of one function a test binary records
@@ -445,7 +449,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	case limit < 0:
 		limit = 0
 	}
-	if err := writeRT(rtDir, res.TraceDir, len(sites.sites), limit, race); err != nil {
+	if err := writeRT(rtDir, res.TraceDir, len(sites.sites), limit, cfg.SamplePerTest, race); err != nil {
 		return nil, err
 	}
 	if len(gcflags) > 0 {
@@ -529,7 +533,7 @@ func writeFile(path string, data []byte) error {
 }
 
 // writeRT writes the runtime package's module, configured for this run.
-func writeRT(dir, traceDir string, nsites, callLimit int, race bool) error {
+func writeRT(dir, traceDir string, nsites, callLimit int, perTest, race bool) error {
 	entries, err := fs.ReadDir(rt.Source, ".")
 	if err != nil {
 		return fmt.Errorf("runtime source: %w", err)
@@ -551,7 +555,7 @@ func writeRT(dir, traceDir string, nsites, callLimit int, race bool) error {
 	if race {
 		ctr = "uint32"
 	}
-	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, race, ctr)
+	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, perTest, race, ctr)
 	if err := writeFile(filepath.Join(dir, "config.go"), []byte(config)); err != nil {
 		return err
 	}

@@ -521,3 +521,40 @@ func TestHazardsRace(t *testing.T) {
 		t.Errorf("exit %d under -race:\n%s", res.ExitCode, out.Bytes())
 	}
 }
+
+// TestSamplePerTest checks which calls sampling records: a test binary's
+// first CallLimit calls of a function, then those numbered by powers of
+// two, counted over the binary's run or, with SamplePerTest, each test's.
+func TestSamplePerTest(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/sampling")
+	tests := []struct {
+		perTest bool
+		want    map[string]int // entries of Twice per test
+	}{
+		{false, map[string]int{"TestA": 3, "TestB": 1}}, // calls 1, 2, 4; 8
+		{true, map[string]int{"TestA": 3, "TestB": 3}},  // calls 1, 2, 4 of each
+	}
+	for _, tt := range tests {
+		traceDir := t.TempDir()
+		var out bytes.Buffer
+		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents,
+			TraceDir: traceDir, Stdout: &out, Stderr: &out, CallLimit: 2, SamplePerTest: tt.perTest})
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("perTest %v: %v, exit %d\n%s", tt.perTest, err, res.ExitCode, out.Bytes())
+		}
+		tr, err := trace.Open(traceDir)
+		if err != nil || len(tr.Processes) != 1 {
+			t.Fatalf("perTest %v: %v %v", tt.perTest, err, tr)
+		}
+		p := tr.Processes[0]
+		got := map[string]int{}
+		for _, e := range p.Events {
+			if e.Tag == trace.TagEnter && strings.HasSuffix(tr.Sites.Sites[e.Site].Func, ".Twice") {
+				got[p.Test(e.Test).Name]++
+			}
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("perTest %v: entries of Twice per test %v, want %v\n%s", tt.perTest, got, tt.want, out.Bytes())
+		}
+	}
+}

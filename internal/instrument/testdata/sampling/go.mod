@@ -1,0 +1,3 @@
+module example.com/sampling
+
+go 1.18
