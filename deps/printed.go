@@ -73,24 +73,43 @@ func PrintedFailures(output string) []Printed {
 // instrumented (an assertion library's c.Assert, assert.Equal), whose
 // call in the test is at the location it printed. The statement's node
 // depends on the call's arguments and on the conditions guarding it, as
-// a t.Error call's does.
+// a t.Error call's does. A location where the run executed only calls
+// of Log, Logf, Skip or Skipf (the testing package prints the same
+// prefix for them as for t.Error) is not a failure location.
 func (g *Graph) FindPrinted(locs []Printed) ([]int, []Printed) {
 	var ids []int
 	var used []Printed
 	seen := map[int]bool{}
 	for _, p := range locs {
-		found := false
-		for _, id := range g.Find(p.File, p.Line, 0, "") {
-			found = true
+		at := g.Find(p.File, p.Line, 0, "")
+		logged := len(at) > 0
+		for _, id := range at {
+			logged = logged && logCall(g.Nodes[id].Var)
+		}
+		if logged {
+			continue
+		}
+		for _, id := range at {
 			if !seen[id] {
 				seen[id] = true
 				ids = append(ids, id)
 			}
 		}
-		if found {
+		if len(at) > 0 {
 			used = append(used, p)
 		}
 	}
 	sort.Ints(ids)
 	return ids, used
+}
+
+// logCall reports whether v is the pseudo-variable of a call of a method
+// that prints a test's location without failing it: "<t.Logf()>".
+func logCall(v string) bool {
+	for _, m := range []string{".Log()>", ".Logf()>", ".Skip()>", ".Skipf()>"} {
+		if strings.HasPrefix(v, "<") && strings.HasSuffix(v, m) {
+			return true
+		}
+	}
+	return false
 }

@@ -30,6 +30,9 @@ func TestFindPrinted(t *testing.T) {
 		{ID: 0, Var: "x", File: "/m/a_test.go", Line: 5},
 		{ID: 1, Var: "<c.Assert()>", File: "/m/a_test.go", Line: 9},
 		{ID: 2, Var: "y", File: "/m/b.go", Line: 9},
+		{ID: 3, Var: "<t.Logf()>", File: "/m/a_test.go", Line: 11},
+		{ID: 4, Var: "<t.Log()>", File: "/m/a_test.go", Line: 12},
+		{ID: 5, Var: "<assert.Equal()>", File: "/m/a_test.go", Line: 12},
 	}, nil)
 	tests := []struct {
 		name     string
@@ -40,6 +43,8 @@ func TestFindPrinted(t *testing.T) {
 		{"base name", []Printed{{"a_test.go", 9}}, []int{1}, []Printed{{"a_test.go", 9}}},
 		{"path and miss", []Printed{{"/m/b.go", 9}, {"a_test.go", 7}, {"a_test.go", 5}}, []int{0, 2}, []Printed{{"/m/b.go", 9}, {"a_test.go", 5}}},
 		{"nothing", []Printed{{"c.go", 1}}, nil, nil},
+		{"t.Logf is no failure", []Printed{{"a_test.go", 11}, {"a_test.go", 9}}, []int{1}, []Printed{{"a_test.go", 9}}},
+		{"t.Log beside an assertion", []Printed{{"a_test.go", 12}}, []int{4, 5}, []Printed{{"a_test.go", 12}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
