@@ -176,6 +176,7 @@ type builder struct {
 	// element leaves them out), and element names made per site.
 	mem      map[memKey]map[int]bool
 	gmem     map[string]map[memKey]bool // package-level variable -> the storage written through it
+	entered  map[int]bool               // call sites an entry record named: their callees are instrumented
 	vaddr    map[uint64]varRef
 	located  map[int]bool
 	elemN    map[token.Pos]map[string]bool
@@ -280,7 +281,7 @@ func newBuilder(sites []trace.Site, test *trace.Test) *builder {
 		units: make([]*unit, len(sites)), funcs: make([]*function, len(sites)),
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
-		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
+		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
 	}
 	for i, s := range sites {
 		f := b.src.file(s.File)
@@ -479,7 +480,9 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			in.calls = map[token.Pos]bool{}
 		}
 		if end := u.fn.file.pos(site.EndLine, site.EndCol); !in.calls[end] {
-			in.calls[end] = false
+			// A callee entered from this site before is instrumented,
+			// also when a sampled run left out this call's entry.
+			in.calls[end] = b.entered[e.Site]
 		}
 		if inTest && isCheck(site.Info) {
 			in.check = true
@@ -717,6 +720,9 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 			recv = b.readsIn(caller, sel.X, caller.cur)
 		}
+	}
+	if call != nil && caller != nil && callSite >= 0 {
+		b.entered[callSite] = true
 	}
 	if call != nil && caller.cur != nil {
 		if _, ok := caller.cur.calls[call.End()]; ok {
