@@ -196,6 +196,9 @@ func runRank(e *env, args []string) int {
 			Inlinable: *inlinable,
 			Stdout:    w,
 			Stderr:    w,
+			// The view slices the failing test's run, as culprit slice
+			// records it.
+			SamplePerTest: wf.on(),
 		})
 		if err != nil {
 			return instrumentFailed(e, "rank", err)
