@@ -109,6 +109,7 @@ type collector struct {
 	testFiles bool
 	funcs     map[int]*Function // by function site; nil: not collected
 	known     map[int]bool
+	siteNames map[int]string // call sites' positions, by site
 	panicked  int
 	unpaired  int
 }
@@ -117,7 +118,7 @@ func newCollector(sites *trace.Sites, opt CollectOptions) (*collector, error) {
 	if sites.Events&trace.EventFunc == 0 {
 		return nil, fmt.Errorf("function events were not recorded (the trace has %s): run culprit test -events func,panics", sites.Events)
 	}
-	return &collector{sites: sites, testFiles: opt.TestFiles, funcs: map[int]*Function{}, known: map[int]bool{}}, nil
+	return &collector{sites: sites, testFiles: opt.TestFiles, funcs: map[int]*Function{}, known: map[int]bool{}, siteNames: map[int]string{}}, nil
 }
 
 // function returns the Function of a function site, or nil when the site
@@ -138,6 +139,21 @@ func (c *collector) function(site int) *Function {
 	f := &Function{Name: s.Func, File: c.rel(s.File), Line: s.Line, Params: params, Results: results}
 	c.funcs[site] = f
 	return f
+}
+
+// site returns the position of call site from, "file:line:col", made
+// once per site ("" when from is no site).
+func (c *collector) site(from int) string {
+	if from < 0 || from >= len(c.sites.Sites) {
+		return ""
+	}
+	if s, ok := c.siteNames[from]; ok {
+		return s
+	}
+	s := c.sites.Sites[from]
+	name := fmt.Sprintf("%s:%d:%d", c.rel(s.File), s.Line, s.Col)
+	c.siteNames[from] = name
+	return name
 }
 
 func (c *collector) rel(file string) string {
@@ -191,11 +207,7 @@ func (p *process) event(e trace.Event) {
 			if len(f.Calls) >= MaxDeepCalls {
 				e.Values = shallow(e.Values)
 			}
-			call := Call{Args: e.Values}
-			if e.From >= 0 && e.From < len(p.c.sites.Sites) {
-				s := p.c.sites.Sites[e.From]
-				call.Site = fmt.Sprintf("%s:%d:%d", p.c.rel(s.File), s.Line, s.Col)
-			}
+			call := Call{Args: e.Values, Site: p.c.site(e.From)}
 			f.Calls = append(f.Calls, call)
 			fr.call = len(f.Calls) - 1
 			p.ref = append(p.ref, callRef{f, fr.call, e.Test})

@@ -43,6 +43,7 @@ func Mine(cs *Calls, opt Options) *Contracts {
 		use = (*Call).Passing
 	}
 	out := &Contracts{Version: SchemaVersion, Confidence: opt.conf(), Functions: []*Spec{}}
+	a := &arena{}
 	for _, f := range cs.Functions {
 		var calls []*Call
 		for i := range f.Calls {
@@ -53,7 +54,8 @@ func Mine(cs *Calls, opt Options) *Contracts {
 		if len(calls) == 0 {
 			continue
 		}
-		out.Functions = append(out.Functions, mineFunction(f, calls, opt))
+		out.Functions = append(out.Functions, mineFunction(f, calls, opt, a))
+		a.reset()
 	}
 	return out
 }
@@ -64,7 +66,9 @@ func Mine(cs *Calls, opt Options) *Contracts {
 // Functions without failing calls are left out.
 func Contrast(cs *Calls, opt Options) *Contracts {
 	out := &Contracts{Version: SchemaVersion, Confidence: opt.conf(), Contrast: true, Functions: []*Spec{}}
+	a := &arena{}
 	for _, f := range cs.Functions {
+		a.reset()
 		var fail, pass []*Call
 		for i := range f.Calls {
 			c := &f.Calls[i]
@@ -81,13 +85,13 @@ func Contrast(cs *Calls, opt Options) *Contracts {
 		s := &Spec{Name: f.Name, File: f.File, Line: f.Line, Params: f.Params, Results: f.Results, Calls: len(fail), Pre: []string{}, Post: []string{}}
 		s.Types = types(f, fail)
 		for _, post := range []bool{false, true} {
-			m := newMiner(f, fail, post, opt)
+			m := newMiner(f, fail, post, opt, a)
 			if post && m.rows+len(m.rest) == 0 {
 				continue
 			}
 			facts := m.survivors()
 			if len(pass) > 0 {
-				pm := newMiner(f, pass, post, opt)
+				pm := newMiner(f, pass, post, opt, a)
 				facts = pm.violated(facts)
 			}
 			facts = m.justified(facts)
@@ -104,13 +108,13 @@ func Contrast(cs *Calls, opt Options) *Contracts {
 	return out
 }
 
-func mineFunction(f *Function, calls []*Call, opt Options) *Spec {
+func mineFunction(f *Function, calls []*Call, opt Options, a *arena) *Spec {
 	s := &Spec{Name: f.Name, File: f.File, Line: f.Line, Params: f.Params, Results: f.Results, Calls: len(calls), Pre: []string{}, Post: []string{}}
 	s.Types = types(f, calls)
-	post := newMiner(f, calls, true, opt)
+	post := newMiner(f, calls, true, opt, a)
 	pre, ok := post.prefix(calls)
 	if !ok {
-		pre = newMiner(f, calls, false, opt)
+		pre = newMiner(f, calls, false, opt, a)
 	}
 	for _, m := range []*miner{pre, post} {
 		isPost := m == post
@@ -273,8 +277,9 @@ var maxBuffered = MaxDeepCalls
 
 // newMiner builds the samples of calls: entry values (pre) or entry
 // values and results of the calls that returned (post). The rows of the
-// first maxBuffered such calls are built now, the others when checked.
-func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
+// first maxBuffered such calls are built now, from a, the others when
+// checked.
+func newMiner(f *Function, calls []*Call, post bool, opt Options, a *arena) *miner {
 	m := &miner{props: opt.Props, conf: opt.conf(), seed: maphash.MakeSeed(), post: post}
 	var changed map[string]bool
 	if post {
@@ -312,21 +317,15 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 	}
 	wholes := len(m.vars)
 	b.setDirect()
-	// One row per call, from one allocation; a row made before some
-	// variable is extended at the end (with room for the lengths
-	// derived below).
-	var slab []cell
+	// One row per call, with room for the lengths derived below; a row
+	// made before some variable is extended at the end.
+	m.samples = make([][]cell, 0, n)
 	for _, c := range first {
 		if !m.takes(c) {
 			continue
 		}
 		nv, room := len(m.vars), 2*max(len(m.vars), 4)
-		if len(slab) < room {
-			slab = make([]cell, room*min(n, 256))
-		}
-		var row []cell
-		row, slab = slab[:nv:room], slab[room:]
-		m.samples = append(m.samples, b.fill(c, row))
+		m.samples = append(m.samples, b.fill(c, a.cells(room)[:nv]))
 	}
 	for r, row := range m.samples {
 		if len(row) != len(m.vars) {
@@ -378,7 +377,7 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options) *miner {
 			vars[n].base = pos[vars[n].base]
 		}
 		for r, row := range m.samples {
-			nrow := make([]cell, len(row))
+			nrow := a.cells(len(row))
 			for n, i := range idx {
 				nrow[n] = row[i]
 			}
@@ -433,6 +432,7 @@ func (v *variable) narrow(c cell) {
 // old(x) (at entry); the others are named x and read at entry.
 func changedParts(f *Function, calls []*Call) map[string]bool {
 	changed := map[string]bool{}
+	nm := names{}
 	for _, c := range calls {
 		if !c.Returned || c.Panicked || len(c.Final) == 0 {
 			continue
@@ -441,30 +441,82 @@ func changedParts(f *Function, calls []*Call) map[string]bool {
 			if i >= len(c.Args) || i >= len(c.Final) {
 				continue
 			}
-			a, z := c.Args[i], c.Final[i]
-			if equalValues(a, z) {
-				continue // the common case: nothing changed
-			}
-			if !a.Deep && !z.Deep && a.Err == nil && z.Err == nil {
-				if ca, cz := cellOf(a), cellOf(z); ca.key() != cz.key() || ca.typ != cz.typ {
-					changed[p] = true
-				}
-				continue
-			}
-			at := map[string]cell{}
-			derived(p, c.Args[i], at)
-			derive(nil, p, c.Final[i], func(name string, v cell) {
-				if e, ok := at[name]; !ok || e.key() != v.key() || e.typ != v.typ {
-					changed[name] = true
-				}
-				delete(at, name)
-			})
-			for name := range at {
-				changed[name] = true
-			}
+			diffParts(nm, p, c.Args[i], c.Final[i], changed)
 		}
 	}
 	return changed
+}
+
+// diffParts marks in changed the derived variables of a parameter name
+// (derive's, by the same names) whose value at entry a and at exit z
+// differ, or that only one of them has. Where the two have the same
+// shape it walks them side by side; elsewhere it compares their
+// derived variables by name.
+func diffParts(nm names, name string, a, z trace.Value, changed map[string]bool) {
+	if equalValues(a, z) {
+		return // the common case: nothing changed
+	}
+	pa, aptr := a.Deref()
+	pz, zptr := z.Deref()
+	if !sameShape(a, z) || aptr != zptr || aptr && (pa.Fields != nil && pa.Err == nil) != (pz.Fields != nil && pz.Err == nil) {
+		at := map[string]cell{}
+		derived(name, a, at)
+		derive(nm, name, z, func(name string, v cell) {
+			if e, ok := at[name]; !ok || e.key() != v.key() || e.typ != v.typ {
+				changed[name] = true
+			}
+			delete(at, name)
+		})
+		for name := range at {
+			changed[name] = true
+		}
+		return
+	}
+	if ca, cz := cellOf(a), cellOf(z); ca.key() != cz.key() || ca.typ != cz.typ {
+		changed[name] = true
+	}
+	switch {
+	case a.Err != nil:
+		diffParts(nm, nm.of(name, ".Error()", 0), *a.Err, *z.Err, changed)
+	case !a.Deep:
+	case aptr && pa.Fields != nil && pa.Err == nil:
+		diffFields(nm, name, pa, pz, changed)
+	case aptr:
+		diffParts(nm, nm.of("*", name, 0), pa, pz, changed)
+	default:
+		diffFields(nm, name, a, z, changed)
+		for i := range a.Elems {
+			diffParts(nm, nm.of(name, "", i), a.Elems[i], z.Elems[i], changed)
+		}
+		if n := len(a.Elems); n > 1 && uint64(n) == a.Uint && a.Tag == trace.ValRef {
+			diffParts(nm, nm.of(name, "", -1), a.Elems[n-1], z.Elems[n-1], changed)
+		}
+	}
+}
+
+// diffFields is diffParts over the fields of two structs of one shape.
+func diffFields(nm names, name string, a, z trace.Value, changed map[string]bool) {
+	for i, f := range a.Fields {
+		if f.Name != "" && f.Name != "_" {
+			diffParts(nm, nm.of(name, "."+f.Name, 0), f.Value, z.Fields[i].Value, changed)
+		}
+	}
+}
+
+// sameShape reports whether two values have the same parts: derive
+// names theirs alike.
+func sameShape(a, b trace.Value) bool {
+	if a.Tag != b.Tag || a.Deep != b.Deep || a.Uint != b.Uint && a.Tag == trace.ValRef && a.Deep ||
+		len(a.Elems) != len(b.Elems) || len(a.Fields) != len(b.Fields) || (a.Err == nil) != (b.Err == nil) ||
+		(a.Fields == nil) != (b.Fields == nil) {
+		return false
+	}
+	for i := range a.Fields {
+		if a.Fields[i].Name != b.Fields[i].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // equalValues reports whether two recorded values are the same, parts

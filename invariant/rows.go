@@ -181,20 +181,20 @@ func (b *rowBuilder) fill(c *Call, row []cell) []cell {
 	f := b.f
 	for i, p := range f.Params {
 		if i < len(c.Args) {
-			if a := c.Args[i]; b.direct && !a.Deep && a.Err == nil {
-				b.set(b.pp[i], cellOf(a)) // the common case, without derive
+			if a := &c.Args[i]; b.direct && !a.Deep && a.Err == nil {
+				b.set(b.pp[i], cellOf(*a)) // the common case, without derive
 			} else {
-				derive(b.nm, p, a, b.entry)
+				derive(b.nm, p, *a, b.entry)
 			}
 		}
 	}
 	if b.post {
 		for i, r := range f.Results {
 			if i < len(c.Results) {
-				if v := c.Results[i]; b.direct && !v.Deep && v.Err == nil {
-					b.set(b.rp[i], cellOf(v))
+				if v := &c.Results[i]; b.direct && !v.Deep && v.Err == nil {
+					b.set(b.rp[i], cellOf(*v))
 				} else {
-					derive(b.nm, r, v, b.result)
+					derive(b.nm, r, *v, b.result)
 				}
 			}
 		}
@@ -285,3 +285,37 @@ func (m *miner) hash(row []cell, v int) uint64 {
 	}
 	return m.hashes[v]
 }
+
+// arena hands out cells from chunks that are used again function after
+// function (reset), so that the rows of the first calls of each
+// function are not garbage for the collector to find.
+type arena struct {
+	chunks [][]cell
+	next   int    // the first chunk not handed out since reset
+	cur    []cell // what is left of the current chunk
+}
+
+// arenaChunk is the size of a chunk, in cells.
+const arenaChunk = 1 << 15
+
+// cells returns n absent cells.
+func (a *arena) cells(n int) []cell {
+	if len(a.cur) < n {
+		for a.next < len(a.chunks) && len(a.chunks[a.next]) < n {
+			a.next++
+		}
+		if a.next == len(a.chunks) {
+			a.chunks = append(a.chunks, make([]cell, max(n, arenaChunk)))
+		}
+		a.cur = a.chunks[a.next]
+		a.next++
+		clear(a.cur)
+	}
+	s := a.cur[:n:n]
+	a.cur = a.cur[n:]
+	return s
+}
+
+// reset makes every chunk free again: the cells handed out must no
+// longer be used.
+func (a *arena) reset() { a.next, a.cur = 0, nil }
