@@ -97,6 +97,7 @@ type Coverage struct {
 	Package string
 	Test    string
 	Outcome trace.Outcome
+	Root    string // the module root the site table names
 	// Executed and Checked are statements by their first line, sorted;
 	// Checked is a subset of Executed.
 	Executed []Line
@@ -127,58 +128,105 @@ func (c *Coverage) Unchecked() []Line {
 	return out
 }
 
+// Batch is how many tests' graphs CheckedCoverage builds, and holds at
+// once, from one read of an events file, unless told otherwise.
+const Batch = 16
+
 // CheckedCoverage computes the checked coverage of every leaf test of
-// the trace (Schuler and Zeller): for each, the statements it executed
-// (its spectrum's statement sites, by line) and those among them holding
-// a node of the backward slice of its checks (Graph.Checks). Statements
-// of files that are not under the module root (root "" for any) are
-// left out. Tests come in the trace's order.
-func CheckedCoverage(tr *trace.Trace, root string) ([]*Coverage, error) {
+// the trace in dir (Schuler and Zeller): for each, the statements it
+// executed (its spectrum's statement sites, by line) and those among
+// them holding a node of the backward slice of its checks
+// (Graph.Checks). Statements of files that are not under the module
+// root the site table names are left out. Tests come in the trace's
+// order.
+//
+// The events are streamed, never held: each events file is read once to
+// find its tests, then once per batch of batch leaf tests (Batch when
+// batch <= 0), whose summary graphs are built together from that read;
+// each graph is dropped once its test's coverage is taken.
+func CheckedCoverage(dir string, batch int) ([]*Coverage, error) {
 	var out []*Coverage
+	err := leafRuns(dir, batch, func(tr *trace.Trace, t *trace.Test, r *Run) {
+		out = append(out, coverage(&tr.Sites, t, r))
+	})
+	return out, err
+}
+
+// leafRuns streams the graph of each leaf test of the trace in dir to
+// each, in the trace's order, building batch of them (Batch when batch
+// <= 0) from one read of their events file.
+func leafRuns(dir string, batch int, each func(*trace.Trace, *trace.Test, *Run)) error {
+	if batch <= 0 {
+		batch = Batch
+	}
+	d, tr, err := openStream(dir)
+	if err != nil {
+		return err
+	}
+	prog := newProgram(tr.Sites.Sites)
 	for _, p := range tr.Processes {
-		parents := map[int]bool{}
-		for _, t := range p.Tests {
-			parents[t.Parent] = true
-		}
-		for _, t := range p.Tests {
-			if t.ID == 0 || t.Name == "" || parents[t.ID] || t.Kind != trace.TestFunc {
-				continue
-			}
-			r, err := build(tr, p, t, Options{})
+		leaves := leafTests(p)
+		for len(leaves) > 0 {
+			n := min(batch, len(leaves))
+			runs, err := replay(tr, prog, p, leaves[:n], Options{}, stream(d, p))
 			if err != nil {
-				return nil, err
+				return err
 			}
-			c := &Coverage{Package: p.Package, Test: t.Name, Outcome: t.Outcome, Notes: r.Notes}
-			lines := map[Line]bool{}
-			for id := range r.Backward(r.Checks...).Nodes {
-				n := r.Nodes[id]
-				lines[Line{n.File, n.Line}] = true
+			for i, r := range runs {
+				each(tr, leaves[i], r)
 			}
-			seen := map[Line]bool{}
-			for _, id := range t.Hits {
-				if id >= len(tr.Sites.Sites) {
-					continue
-				}
-				s := tr.Sites.Sites[id]
-				if s.Kind != trace.KindStmt || !under(root, s.File) {
-					continue
-				}
-				l := Line{s.File, s.Line}
-				if seen[l] {
-					continue
-				}
-				seen[l] = true
-				c.Executed = append(c.Executed, l)
-				if lines[l] {
-					c.Checked = append(c.Checked, l)
-				}
-			}
-			sortLines(c.Executed)
-			sortLines(c.Checked)
-			out = append(out, c)
+			leaves = leaves[n:]
 		}
 	}
-	return out, nil
+	return nil
+}
+
+// leafTests returns the test functions of p without subtests, in the
+// trace's order (benchmarks, examples and fuzz targets left out).
+func leafTests(p *trace.Process) []*trace.Test {
+	parents := map[int]bool{}
+	for _, t := range p.Tests {
+		parents[t.Parent] = true
+	}
+	var out []*trace.Test
+	for _, t := range p.Tests {
+		if t.ID != 0 && t.Name != "" && !parents[t.ID] && t.Kind == trace.TestFunc {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// coverage returns the checked coverage of test t from its run's graph.
+func coverage(sites *trace.Sites, t *trace.Test, r *Run) *Coverage {
+	c := &Coverage{Package: r.Package, Test: t.Name, Outcome: t.Outcome, Root: r.Root, Notes: r.Notes}
+	lines := map[Line]bool{}
+	for id := range r.Backward(r.Checks...).Nodes {
+		n := r.Nodes[id]
+		lines[Line{n.File, n.Line}] = true
+	}
+	seen := map[Line]bool{}
+	for _, id := range t.Hits {
+		if id >= len(sites.Sites) {
+			continue
+		}
+		s := sites.Sites[id]
+		if s.Kind != trace.KindStmt || !under(sites.Root, s.File) {
+			continue
+		}
+		l := Line{s.File, s.Line}
+		if seen[l] {
+			continue
+		}
+		seen[l] = true
+		c.Executed = append(c.Executed, l)
+		if lines[l] {
+			c.Checked = append(c.Checked, l)
+		}
+	}
+	sortLines(c.Executed)
+	sortLines(c.Checked)
+	return c
 }
 
 func under(root, file string) bool {

@@ -3,6 +3,7 @@ package deps_test
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -12,8 +13,8 @@ import (
 // TestCheckedCoverage: Sum's calls++ runs in TestSum but no check reads
 // it; the helper equal's condition is the check that covers the rest.
 func TestCheckedCoverage(t *testing.T) {
-	tr, dir := memRun(t)
-	covs, err := deps.CheckedCoverage(tr, dir)
+	memRun(t)
+	covs, err := deps.CheckedCoverage(memTrace.td, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +46,8 @@ func TestCheckedCoverage(t *testing.T) {
 // TestCheckedPassing: a passing test with its check inline is checked
 // through the condition guarding t.Error, which never ran.
 func TestCheckedPassing(t *testing.T) {
-	tr, dir := memRun(t)
-	covs, err := deps.CheckedCoverage(tr, dir)
+	memRun(t)
+	covs, err := deps.CheckedCoverage(memTrace.td, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,4 +60,50 @@ func TestCheckedPassing(t *testing.T) {
 		}
 	}
 	t.Fatal("no TestElems")
+}
+
+// TestCheckedStreamed: checked coverage streamed from the trace, a
+// batch of tests per read of an events file, equals the in-memory
+// replay of each test alone, on the examples module and testdata/mem,
+// whatever the batch (one test per read, a few, all of a process); so
+// do the graphs it is taken from, node for node.
+func TestCheckedStreamed(t *testing.T) {
+	for _, m := range []struct {
+		mt  *moduleTrace
+		dir string
+	}{
+		{&examplesTrace, filepath.Join("..", "examples")},
+		{&memTrace, filepath.Join("testdata", "mem")},
+	} {
+		tr, _ := m.mt.run(t, m.dir)
+		want, wantRuns, err := deps.CheckedInMemory(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) < 10 {
+			t.Fatalf("%s: %d leaf tests: too few to batch", m.dir, len(want))
+		}
+		for _, batch := range []int{1, 3, 0, 1000} {
+			got, err := deps.CheckedCoverage(m.mt.td, batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, batches of %d: streamed coverage differs from the in-memory one", m.dir, batch)
+			}
+			runs, err := deps.LeafRuns(m.mt.td, batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != len(wantRuns) {
+				t.Fatalf("%s, batches of %d: %d graphs, want %d", m.dir, batch, len(runs), len(wantRuns))
+			}
+			for i, r := range runs {
+				if !reflect.DeepEqual(r, wantRuns[i]) {
+					t.Errorf("%s, batches of %d: %s: the streamed graph (%d nodes, %d edges) differs from the in-memory one (%d nodes, %d edges)",
+						m.dir, batch, r.Test, len(r.Nodes), len(r.Edges), len(wantRuns[i].Nodes), len(wantRuns[i].Edges))
+				}
+			}
+		}
+	}
 }

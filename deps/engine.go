@@ -52,7 +52,7 @@ func Build(tr *trace.Trace, opt Options) (*Run, error) {
 
 // build replays one test of proc.
 func build(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options) (*Run, error) {
-	return replay(tr, proc, test, opt, func(f func(trace.Event)) error {
+	return replayOne(tr, proc, test, opt, func(f func(trace.Event)) error {
 		for _, e := range proc.Events {
 			f(e)
 		}
@@ -66,57 +66,94 @@ func build(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options) 
 // (for execution-level graphs, Options.Versions, of long runs: the
 // graph grows with the run, the trace is not kept).
 func BuildStream(dir string, opt Options) (*Run, error) {
-	d, err := trace.OpenDir(dir)
+	d, tr, err := openStream(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open trace: %w", err)
-	}
-	tr := &trace.Trace{Sites: *d.Sites}
-	for _, name := range d.Events {
-		// A first pass finds the tests; their events are not kept.
-		p, err := d.ReadFile(name, func(trace.Event) error { return nil })
-		if err != nil {
-			return nil, err
-		}
-		tr.Processes = append(tr.Processes, p)
+		return nil, err
 	}
 	proc, test, err := pick(tr, opt.Test)
 	if err != nil {
 		return nil, err
 	}
-	return replay(tr, proc, test, opt, func(f func(trace.Event)) error {
-		_, err := d.ReadFile(proc.File, func(e trace.Event) error { f(e); return nil })
-		return err
-	})
+	return replayOne(tr, proc, test, opt, stream(d, proc))
 }
 
-// replay builds the graph of one test of proc from its events, which
-// each calls back with in order.
-func replay(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options, each func(func(trace.Event)) error) (*Run, error) {
+// openStream opens the trace directory dir for streaming and reads each
+// events file once to find its process's tests; the events are not kept.
+func openStream(dir string) (*trace.Dir, *trace.Trace, error) {
+	d, err := trace.OpenDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open trace: %w", err)
+	}
+	tr := &trace.Trace{Sites: *d.Sites}
+	for _, name := range d.Events {
+		p, err := d.ReadFile(name, func(trace.Event) error { return nil })
+		if err != nil {
+			return nil, nil, err
+		}
+		tr.Processes = append(tr.Processes, p)
+	}
+	return d, tr, nil
+}
+
+// stream calls back with proc's events as its file is decoded.
+func stream(d *trace.Dir, proc *trace.Process) func(func(trace.Event)) error {
+	return func(f func(trace.Event)) error {
+		_, err := d.ReadFile(proc.File, func(e trace.Event) error { f(e); return nil })
+		return err
+	}
+}
+
+// replayOne builds the graph of one test of proc (replay).
+func replayOne(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options, each func(func(trace.Event)) error) (*Run, error) {
+	runs, err := replay(tr, newProgram(tr.Sites.Sites), proc, []*trace.Test{test}, opt, each)
+	if err != nil {
+		return nil, err
+	}
+	return runs[0], nil
+}
+
+// replay builds the graphs of tests of proc, one each, from one pass
+// over proc's events, which each calls back with in order: each graph's
+// builder replays the events of its test, of the test's parents and of
+// package initialization (test 0), whose variables it sees.
+func replay(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.Test, opt Options, each func(func(trace.Event)) error) ([]*Run, error) {
 	need := trace.EventRead | trace.EventFunc
 	if tr.Sites.Events&need != need {
 		return nil, fmt.Errorf("the trace lacks reads or function events (recorded: %s): run culprit test -events all", tr.Sites.Events)
 	}
-	tests := map[int]bool{0: true}
-	for t := proc.Test(test.ID); t != nil; t = proc.Test(t.Parent) {
-		tests[t.ID] = true
-		if t.Parent == 0 {
-			break
+	builders := make([]*builder, len(tests))
+	feeds := map[int][]*builder{} // test ID -> the builders its events go to
+	for i, test := range tests {
+		b := newBuilder(prog, test)
+		if opt.Versions {
+			b.ver = newVersioning()
+		}
+		builders[i] = b
+		in := map[int]bool{0: true}
+		for t := proc.Test(test.ID); t != nil; t = proc.Test(t.Parent) {
+			in[t.ID] = true
+			if t.Parent == 0 {
+				break
+			}
+		}
+		for id := range in {
+			feeds[id] = append(feeds[id], b)
 		}
 	}
-	b := newBuilder(tr.Sites.Sites, test)
-	if opt.Versions {
-		b.ver = newVersioning()
-	}
 	err := each(func(e trace.Event) {
-		if tests[e.Test] {
-			b.event(e, e.Test == test.ID)
+		for _, b := range feeds[e.Test] {
+			b.event(e, e.Test == b.test.ID)
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	b.finish()
-	return &Run{Graph: b.g, Package: proc.Package, Test: test.Name, Outcome: test.Outcome, Root: tr.Sites.Root}, nil
+	runs := make([]*Run, len(tests))
+	for i, b := range builders {
+		b.finish()
+		runs[i] = &Run{Graph: b.g, Package: proc.Package, Test: b.test.Name, Outcome: b.test.Outcome, Root: tr.Sites.Root}
+	}
+	return runs, nil
 }
 
 // pick returns the process and test named, or the first failing leaf.
@@ -150,16 +187,41 @@ func pick(tr *trace.Trace, name string) (*trace.Process, *trace.Test, error) {
 	return nil, nil, fmt.Errorf("no test %q in the trace (tests: %s)", name, strings.Join(names, ", "))
 }
 
+// program is what the builders of one trace's graphs share, not changed
+// by their replays (but for the files' memo of declaring positions,
+// which file.key fills the same whoever asks): the site table, the
+// parsed source files it names, and the unit or function of each site.
+type program struct {
+	sites []trace.Site
+	src   *source
+	units []*unit // per site: the unit holding it
+	funcs []*function
+}
+
+func newProgram(sites []trace.Site) *program {
+	p := &program{sites: sites, src: newSource(), units: make([]*unit, len(sites)), funcs: make([]*function, len(sites))}
+	for i, s := range sites {
+		f := p.src.file(s.File)
+		if f == nil {
+			continue
+		}
+		pos := f.pos(s.Line, s.Col)
+		if s.Kind == trace.KindFunc {
+			p.funcs[i] = f.funcAt(pos)
+		} else {
+			p.units[i] = f.unitAt(pos)
+		}
+	}
+	return p
+}
+
 // builder replays events into a graph.
 type builder struct {
-	sites  []trace.Site
-	src    *source
+	*program
 	test   *trace.Test
 	g      *Graph
 	nodes  map[nodeKey]int
 	edges  map[Edge]bool
-	units  []*unit // per site: the unit holding it
-	funcs  []*function
 	gors   map[int]*goroutine
 	last   map[*function]*frame // the latest frame of each function
 	global map[string]map[int]bool
@@ -274,27 +336,15 @@ type instance struct {
 	stepped bool // a step started it: only the next step (or a second write of one site) ends it
 }
 
-func newBuilder(sites []trace.Site, test *trace.Test) *builder {
+func newBuilder(prog *program, test *trace.Test) *builder {
 	b := &builder{
-		sites: sites, src: newSource(), test: test, g: &Graph{},
+		program: prog, test: test, g: &Graph{},
 		nodes: map[nodeKey]int{}, edges: map[Edge]bool{},
-		units: make([]*unit, len(sites)), funcs: make([]*function, len(sites)),
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
 		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
 	}
-	for i, s := range sites {
-		f := b.src.file(s.File)
-		if f == nil {
-			continue
-		}
-		p := f.pos(s.Line, s.Col)
-		if s.Kind == trace.KindFunc {
-			b.funcs[i] = f.funcAt(p)
-		} else {
-			b.units[i] = f.unitAt(p)
-		}
-	}
+	sites := prog.sites
 	if test != nil && len(test.Hits) > 0 {
 		b.hit = map[*unit]bool{}
 		for _, id := range test.Hits {
@@ -307,8 +357,13 @@ func newBuilder(sites []trace.Site, test *trace.Test) *builder {
 			}
 		}
 	}
-	for path, err := range b.src.missing {
-		b.note(fmt.Sprintf("%s: %v", filepath.Base(path), err))
+	paths := make([]string, 0, len(b.src.missing))
+	for path := range b.src.missing {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		b.note(fmt.Sprintf("%s: %v", filepath.Base(path), b.src.missing[path]))
 	}
 	return b
 }

@@ -2,54 +2,29 @@ package deps_test
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/culprit-go/culprit/deps"
-	"github.com/culprit-go/culprit/internal/instrument"
 	"github.com/culprit-go/culprit/report"
-	"github.com/culprit-go/culprit/trace"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/examples.golden")
 
-// TestExamples runs the examples module's middle, deps, sqrt and
-// htmlmarkup tests instrumented, once, and compares the slices of the
-// seed's worked examples with testdata/examples.golden.
+var examplesTrace moduleTrace
+
+// TestExamples runs the examples module's tests instrumented, once, and
+// compares the slices of the seed's worked examples (middle, deps, sqrt,
+// htmlmarkup) with testdata/examples.golden.
 func TestExamples(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the examples module's tests")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command")
-	}
 	golden, err := filepath.Abs(filepath.Join("testdata", "examples.golden"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := filepath.Abs(filepath.Join("..", "examples"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	traceDir := t.TempDir()
-	var out bytes.Buffer
-	_, err = instrument.Run(context.Background(), instrument.Config{
-		Dir: dir, Packages: []string{"./middle", "./deps", "./sqrt", "./htmlmarkup"},
-		Events: trace.AllEvents, TraceDir: traceDir, CallLimit: -1, Inlinable: true,
-		Stdout: &out, Stderr: &out,
-	})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	tr, err := trace.Open(traceDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, dir := examplesTrace.run(t, filepath.Join("..", "examples"))
 	cases := []struct {
 		name, reason  string
 		test, returns string // the run; the criterion (the failure when "")

@@ -31,24 +31,25 @@ var memTrace moduleTrace
 // memRun runs the testdata/mem module's tests instrumented, once.
 func memRun(t *testing.T) (*trace.Trace, string) {
 	t.Helper()
-	return memTrace.run(t, "mem")
+	return memTrace.run(t, filepath.Join("testdata", "mem"))
 }
 
-// run runs the tests of the module testdata/name instrumented, once.
-func (m *moduleTrace) run(t *testing.T, name string) (*trace.Trace, string) {
+// run runs the tests of the module in dir (relative to the package)
+// instrumented, once; m.td is their trace.
+func (m *moduleTrace) run(t *testing.T, dir string) (*trace.Trace, string) {
 	t.Helper()
 	if testing.Short() {
-		t.Skipf("builds and runs the testdata/%s module's tests", name)
+		t.Skipf("builds and runs the %s module's tests", dir)
 	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
 	m.once.Do(func() {
-		m.dir, m.err = filepath.Abs(filepath.Join("testdata", name))
+		m.dir, m.err = filepath.Abs(dir)
 		if m.err != nil {
 			return
 		}
-		traceDir, err := os.MkdirTemp("", "culprit-"+name+"-")
+		traceDir, err := os.MkdirTemp("", "culprit-"+filepath.Base(dir)+"-")
 		if err != nil {
 			m.err = err
 			return
@@ -120,7 +121,7 @@ func TestMemory(t *testing.T) {
 // TestMain removes the traces the tests recorded.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, mt := range []*moduleTrace{&memTrace, &replayTrace} {
+	for _, mt := range []*moduleTrace{&memTrace, &replayTrace, &examplesTrace} {
 		if mt.td != "" {
 			os.RemoveAll(mt.td)
 		}

@@ -24,7 +24,7 @@ var replayTrace moduleTrace
 // at the call. Each row says what must and must not be in the
 // execution-level slice (want, not), besides the golden file.
 func TestReplay(t *testing.T) {
-	tr, dir := replayTrace.run(t, "replay")
+	tr, dir := replayTrace.run(t, filepath.Join("testdata", "replay"))
 	cases := []struct {
 		test, fn, reason string
 		want, not        []string

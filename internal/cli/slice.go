@@ -176,15 +176,7 @@ func runSlice(e *env, args []string) int {
 		}
 		return writeSlice(e, r, crit, *forward, *format, *out, "")
 	}
-	tr, err := trace.Open(dir)
-	if err != nil {
-		errorf(e, "slice: %v", err)
-		if errors.Is(err, os.ErrNotExist) {
-			return exitUsage
-		}
-		return exitFail
-	}
-	return writeChecked(e, tr, *format, *out)
+	return writeChecked(e, dir, *format, *out)
 }
 
 // jsonText writes go test -json output as the text it stands for: each
@@ -305,18 +297,24 @@ func render(name string) string {
 	return ""
 }
 
-// writeChecked prints the checked coverage of every test of the trace.
-func writeChecked(e *env, tr *trace.Trace, format, out string) int {
-	covs, err := deps.CheckedCoverage(tr, tr.Sites.Root)
+// writeChecked prints the checked coverage of every test of the trace
+// in dir. The events are streamed from the trace, a batch of tests per
+// read of an events file: memory is a batch of summary graphs, bounded
+// by the program, whatever the length of the run.
+func writeChecked(e *env, dir, format, out string) int {
+	covs, err := deps.CheckedCoverage(dir, 0)
 	if err != nil {
 		errorf(e, "slice: %v", err)
+		if errors.Is(err, os.ErrNotExist) {
+			return exitUsage
+		}
 		return exitFail
 	}
 	if len(covs) == 0 {
 		errorf(e, "slice: -checked: no test in the trace")
 		return exitUsage
 	}
-	info := sfl.SliceInfo{Root: tr.Sites.Root}
+	info := sfl.SliceInfo{Root: covs[0].Root}
 	var buf bytes.Buffer
 	if format == "json" {
 		err = sfl.CheckedJSONTo(&buf, covs, info)
