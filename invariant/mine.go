@@ -263,6 +263,7 @@ type miner struct {
 	rest    []*Call      // the later calls, rows not yet built
 	post    bool         // rows hold results: calls that returned only
 	loose   bool         // candidates: also those later calls may allow (>= 0 of unsigned)
+	arena   *arena       // the first calls' rows and the candidates come from it
 	hashes  []uint64     // the current row's cell hashes, by variable, when stamp matches
 	stamps  []uint32
 	stamp   uint32
@@ -280,7 +281,7 @@ var maxBuffered = MaxDeepCalls
 // first maxBuffered such calls are built now, from a, the others when
 // checked.
 func newMiner(f *Function, calls []*Call, post bool, opt Options, a *arena) *miner {
-	m := &miner{props: opt.Props, conf: opt.conf(), seed: maphash.MakeSeed(), post: post}
+	m := &miner{props: opt.Props, conf: opt.conf(), seed: maphash.MakeSeed(), post: post, arena: a}
 	var changed map[string]bool
 	if post {
 		changed = changedParts(f, calls)

@@ -91,10 +91,11 @@ type fact struct {
 	consts []cell // opOneOf: the values; opOff: the offset; opRange: min, max
 	user   *Expr  // opUser: the instantiated property
 	meta   []string
-	elems  []int // aggregates: the variables s[0], s[1]... of the slice
-	whole  bool  // aggregates: every sample with the slice recorded its elements
-	order  int   // among the candidates
-	tally        // what the confidence formulas count, gathered while checking
+	elems  []int     // aggregates: the variables s[0], s[1]... of the slice
+	whole  bool      // aggregates: every sample with the slice recorded its elements
+	order  int       // among the candidates
+	names  [3]string // meta's storage
+	tally            // what the confidence formulas count, gathered while checking
 }
 
 // tally is what the chance of a fact holding by accident is computed
@@ -426,7 +427,14 @@ func (m *miner) translate(f *fact) *fact {
 }
 
 func (m *miner) newFact(o op, vs ...int) *fact {
-	f := &fact{op: o, n: len(vs)}
+	var f *fact
+	if m.arena != nil {
+		f = m.arena.fact()
+	} else {
+		f = &fact{}
+	}
+	f.op, f.n = o, len(vs)
+	f.meta = f.names[:0]
 	copy(f.v[:], vs)
 	for _, v := range vs {
 		f.meta = append(f.meta, m.vars[v].name)

@@ -293,6 +293,25 @@ type arena struct {
 	chunks [][]cell
 	next   int    // the first chunk not handed out since reset
 	cur    []cell // what is left of the current chunk
+	// Facts likewise.
+	factChunks [][]fact
+	nextFacts  int
+	facts      []fact
+}
+
+// fact returns a new zero fact.
+func (a *arena) fact() *fact {
+	if len(a.facts) == 0 {
+		if a.nextFacts == len(a.factChunks) {
+			a.factChunks = append(a.factChunks, make([]fact, 1024))
+		}
+		a.facts = a.factChunks[a.nextFacts]
+		a.nextFacts++
+	}
+	f := &a.facts[0]
+	a.facts = a.facts[1:]
+	*f = fact{}
+	return f
 }
 
 // arenaChunk is the size of a chunk, in cells.
@@ -316,6 +335,6 @@ func (a *arena) cells(n int) []cell {
 	return s
 }
 
-// reset makes every chunk free again: the cells handed out must no
-// longer be used.
-func (a *arena) reset() { a.next, a.cur = 0, nil }
+// reset makes every chunk free again: the cells and facts handed out
+// must no longer be used.
+func (a *arena) reset() { a.next, a.cur, a.nextFacts, a.facts = 0, nil, 0, nil }

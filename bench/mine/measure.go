@@ -102,9 +102,14 @@ func timed(ctx context.Context, dir string, timeout time.Duration, name string, 
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
-	err := cmd.Run()
+	err := cmd.Start()
+	peak := int64(0)
+	if err == nil {
+		stop := watchPeak(cmd.Process.Pid)
+		err = cmd.Wait()
+		peak = stop()
+	}
 	secs := time.Since(start).Seconds()
-	peak := peakRSS(cmd.ProcessState)
 	if err != nil {
 		if x, ok := err.(*exec.ExitError); ok && ctx.Err() == nil {
 			return secs, x.ExitCode(), out.Bytes(), peak
