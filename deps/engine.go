@@ -287,6 +287,16 @@ type goroutine struct {
 	// that is not a return, -1; unwinding is true while frames exit.
 	unwound   int
 	unwinding bool
+	// calls are the calls made on g and not yet returned, innermost
+	// last: the latest is yield's when a range over a function's body
+	// starts.
+	calls []openCall
+}
+
+// openCall is a call under way: its site and the frame making it.
+type openCall struct {
+	fr   *frame
+	site int
 }
 
 type frame struct {
@@ -330,6 +340,7 @@ type instance struct {
 	calls   map[token.Pos]bool        // calls made (a call record), by end position: true when the callee was entered (instrumented)
 	refs    map[token.Pos]string      // types of the pointers, slices and maps read, by position of the read
 	callIDs map[token.Pos]int         // versioned graphs: the node made for a call into code that is not instrumented, by end position
+	yield   [][]int                   // a range over a function: what each argument of the iterator's yield call read, nil when not known
 	check   bool                      // it calls t.Error and friends in the test itself
 	inTest  bool
 	decided bool
@@ -498,6 +509,9 @@ func (b *builder) event(e trace.Event, inTest bool) {
 	}
 	in := b.at(fr, u, pos, e)
 	in.inTest = in.inTest || inTest
+	if u.kind == UnitRange && in.yield == nil {
+		in.yield = b.yielded(g, fr)
+	}
 	switch e.Tag {
 	case trace.TagRead:
 		if b.ver != nil && len(e.Values) > 0 {
@@ -531,6 +545,7 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		}
 	case trace.TagCall:
 		fr.call = e.Site
+		g.calls = append(g.calls, openCall{fr, e.Site})
 		if in.calls == nil {
 			in.calls = map[token.Pos]bool{}
 		}
@@ -547,6 +562,12 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			in.rets[pos] = g.ret
 		}
 		g.ret, g.retAt = -1, -1
+		for i := len(g.calls) - 1; i >= 0; i-- {
+			if g.calls[i] == (openCall{fr, e.Site}) {
+				g.calls = g.calls[:i]
+				break
+			}
+		}
 		if fr.call == e.Site {
 			// The call is over: no later entry is its callee's.
 			fr.call = -1
@@ -760,18 +781,11 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 			caller = fr
 		}
 	}
-	var call *ast.CallExpr
-	if caller != nil && callSite >= 0 && b.units[callSite] != nil && b.units[callSite].fn == caller.fn {
-		cs := b.sites[callSite]
-		call = findCall(caller.fn.file, caller.fn.file.pos(cs.Line, cs.Col), caller.fn.file.pos(cs.EndLine, cs.EndCol))
-	}
+	call := b.callAt(caller, callSite)
 	// Resolve the arguments in the caller before the callee's frame exists.
-	var args [][]int
+	args := b.argReads(caller, call)
 	var recv []int
 	if call != nil {
-		for _, a := range call.Args {
-			args = append(args, b.readsIn(caller, a, caller.cur))
-		}
 		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 			recv = b.readsIn(caller, sel.X, caller.cur)
 		}
@@ -834,6 +848,49 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 	}
 }
 
+// callAt returns the call expression of call site site made by fr's
+// function, nil when site is no call of it.
+func (b *builder) callAt(fr *frame, site int) *ast.CallExpr {
+	if fr == nil || site < 0 || b.units[site] == nil || b.units[site].fn != fr.fn {
+		return nil
+	}
+	cs := b.sites[site]
+	f := fr.fn.file
+	return findCall(f, f.pos(cs.Line, cs.Col), f.pos(cs.EndLine, cs.EndCol))
+}
+
+// argReads returns what each argument of call read in fr, as fr's
+// current instance evaluates it.
+func (b *builder) argReads(fr *frame, call *ast.CallExpr) [][]int {
+	if call == nil {
+		return nil
+	}
+	args := make([][]int, len(call.Args))
+	for i, a := range call.Args {
+		args[i] = b.readsIn(fr, a, fr.cur)
+	}
+	return args
+}
+
+// yielded returns what the iterator passed to yield when a range over a
+// function's body starts in fr, per argument: what it read. The body
+// runs in fr, called from yield, the latest call under way on g, made by
+// a frame above fr (the iterator's, or the body of a range over another
+// function in it: an adapter's). Nil when no frame above fr made it (the
+// iterator is not instrumented).
+func (b *builder) yielded(g *goroutine, fr *frame) [][]int {
+	if len(g.calls) == 0 {
+		return nil
+	}
+	c := g.calls[len(g.calls)-1]
+	for i := len(g.stack) - 1; i >= 0 && g.stack[i] != fr; i-- {
+		if g.stack[i] == c.fr {
+			return b.argReads(c.fr, b.callAt(c.fr, c.site))
+		}
+	}
+	return nil
+}
+
 // paramNames returns the recorded value names of a function site's info,
 // "pkg.F(a, b) (r)": a, b.
 func paramNames(info string) []string {
@@ -881,6 +938,10 @@ func (b *builder) exit(g *goroutine, e trace.Event) {
 	for len(g.stack) > 0 {
 		fr = g.stack[len(g.stack)-1]
 		g.stack = g.stack[:len(g.stack)-1]
+		for len(g.calls) > 0 && g.calls[len(g.calls)-1].fr == fr {
+			// Calls it made that never returned (a panic went through).
+			g.calls = g.calls[:len(g.calls)-1]
+		}
 		// With steps, a function with results exiting in the middle of a
 		// statement that is not a return is unwinding a panic.
 		open := fr.cur != nil && fr.cur.stepped && fr.cur.u.kind != UnitReturn && len(fr.fn.results) > 0 && fr.ret < 0 && g.panic < 0
@@ -1313,7 +1374,19 @@ func (b *builder) end(fr *frame) []int {
 			}
 		}
 		fr.dec[u.id] = def("<test>", u.pos, from)
-		b.assign(fr, in, u, u.lhs, nil, append([]int{}, from...), def)
+		if in.yield == nil {
+			b.assign(fr, in, u, u.lhs, nil, append([]int{}, from...), def)
+			break
+		}
+		// A range over a function: the key and value are what the
+		// iterator passed to yield, its first and second arguments.
+		for k, l := range u.lhs {
+			var arg []int
+			if k < len(in.yield) {
+				arg = in.yield[k]
+			}
+			b.assign(fr, in, u, []ast.Expr{l}, nil, append([]int{}, arg...), def)
+		}
 	case UnitReturn:
 		rs := u.node.(*ast.ReturnStmt)
 		var from []int

@@ -187,3 +187,68 @@ func Block(n int) int {
 	}
 	return s
 }
+
+// doubled yields each element of xs times two.
+func doubled(xs []int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; i < len(xs); i++ {
+			if !yield(xs[i] * 2) {
+				return
+			}
+		}
+	}
+}
+
+// RangeYield sums what an iterator yields: the loop variable is the
+// value passed to yield.
+func RangeYield(xs []int) int {
+	s := 0
+	for v := range doubled(xs) {
+		s += v
+	}
+	return s
+}
+
+// indexed yields each index of xs with its element plus k.
+func indexed(xs []int, k int) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i, x := range xs {
+			if !yield(i, plus(x, k)) {
+				return
+			}
+		}
+	}
+}
+
+// RangeYield2 sums the values an iterator yields with their keys: the
+// value is yield's second argument, the key its first.
+func RangeYield2(xs []int, k int) int {
+	s := 0
+	for _, v := range indexed(xs, k) {
+		s += v
+	}
+	return s
+}
+
+func plus(a, b int) int { return a + b }
+
+// next yields each value of seq plus one: an adapter, whose yield is
+// called from the body of its own range over seq.
+func next(seq iter.Seq[int]) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for v := range seq {
+			if !yield(v + 1) {
+				return
+			}
+		}
+	}
+}
+
+// RangeAdapter ranges over an adapter of an iterator.
+func RangeAdapter(xs []int) int {
+	s := 0
+	for v := range next(doubled(xs)) {
+		s += v
+	}
+	return s
+}

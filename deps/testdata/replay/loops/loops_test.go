@@ -21,6 +21,9 @@ func TestLoops(t *testing.T) {
 		{"Select", func() int { return Select(5) }, 4},
 		{"Fallthrough", func() int { return Fallthrough(2) }, 3},
 		{"Block", func() int { return Block(2) }, 2},
+		{"RangeYield", func() int { return RangeYield([]int{1, 2}) }, 6},
+		{"RangeYield2", func() int { return RangeYield2([]int{1, 2}, 10) }, 23},
+		{"RangeAdapter", func() int { return RangeAdapter([]int{1, 2}) }, 8},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.got(); got != c.want {
