@@ -245,6 +245,11 @@ type builder struct {
 	steps    map[int]stepTarget // statement site -> what its step starts
 	checks   map[int]bool       // check calls the test made (checked coverage)
 	sinkSeen map[Sink]bool
+
+	// The failure before the test's latest panic, back when it is
+	// recovered.
+	beforePanic     []int
+	beforePanicKind string
 }
 
 // memKey names storage: an address, or a map and a key.
@@ -580,12 +585,20 @@ func (b *builder) event(e trace.Event, inTest bool) {
 				b.value(ids[0], e.Values[0])
 			}
 			if inTest {
+				if b.g.FailureKind != FailurePanic {
+					b.beforePanic, b.beforePanicKind = b.g.Failure, b.g.FailureKind
+				}
 				b.g.Failure, b.g.FailureKind = []int{ids[0]}, FailurePanic
 			}
 		}
 	case trace.TagRecover:
 		if len(e.Values) > 0 && e.Values[0].Tag != trace.ValNil && g.panic >= 0 {
 			in.extra = append(in.extra, g.panic)
+			if b.g.FailureKind == FailurePanic && len(b.g.Failure) == 1 && b.g.Failure[0] == g.panic {
+				// Recovered (a parser's panic and recover for errors):
+				// not what the test died of.
+				b.g.Failure, b.g.FailureKind = b.beforePanic, b.beforePanicKind
+			}
 			g.panic = -1
 		} else if len(e.Values) > 0 && e.Values[0].Tag != trace.ValNil && g.unwound >= 0 {
 			// A runtime panic: the recovered error comes from the

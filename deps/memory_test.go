@@ -164,3 +164,21 @@ func TestShortCircuit(t *testing.T) {
 		t.Errorf("ok should depend on a alone:\n%s", got.String())
 	}
 }
+
+// TestRecoveredPanic checks that a panic recovered inside the code under
+// test (a parser's way to report errors) is not the test's failure point.
+func TestRecoveredPanic(t *testing.T) {
+	memRun(t)
+	for _, tc := range []struct{ test, kind string }{
+		{"TestRecovered", ""},          // recovered by Parse, the test passes
+		{"TestDiv", deps.FailureCheck}, // recovered by the test, which reports it
+	} {
+		r, err := deps.BuildStream(memTrace.td, deps.Options{Test: tc.test})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.FailureKind != tc.kind {
+			t.Errorf("%s: failure %q at %v, want %q", tc.test, r.FailureKind, r.Failure, tc.kind)
+		}
+	}
+}
