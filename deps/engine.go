@@ -559,7 +559,8 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			// also when a sampled run left out this call's entry.
 			in.calls[end] = b.entered[e.Site]
 		}
-		if inTest && isCheck(site.Info) {
+		if inTest && isCheck(site.Info) && !u.fn.file.imported(site.Info[:strings.LastIndexByte(site.Info, '.')]) {
+			// t.Errorf, not fmt.Errorf.
 			in.check = true
 		}
 	case trace.TagReturn:

@@ -166,7 +166,8 @@ func TestShortCircuit(t *testing.T) {
 }
 
 // TestRecoveredPanic checks that a panic recovered inside the code under
-// test (a parser's way to report errors) is not the test's failure point.
+// test (a parser's way to report errors) is not the test's failure point,
+// nor is the fmt.Errorf call that made its value (a check is t.Errorf).
 func TestRecoveredPanic(t *testing.T) {
 	memRun(t)
 	for _, tc := range []struct{ test, kind string }{

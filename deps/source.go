@@ -77,6 +77,37 @@ type file struct {
 	decls map[*ast.Object]token.Pos
 }
 
+// imported reports whether name is the name of a package the file
+// imports: its declared name, or its path's last element (a major
+// version suffix, "v3", and a ".v3" skipped: "gopkg.in/yaml.v3" is
+// yaml).
+func (f *file) imported(name string) bool {
+	for _, imp := range f.ast.Imports {
+		if imp.Name != nil {
+			if imp.Name.Name == name {
+				return true
+			}
+			continue
+		}
+		path, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			continue
+		}
+		elems := strings.Split(path, "/")
+		last := elems[len(elems)-1]
+		if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+			last = elems[len(elems)-2]
+		}
+		if i := strings.IndexByte(last, '.'); i > 0 {
+			last = last[:i]
+		}
+		if strings.ReplaceAll(last, "-", "_") == name || last == name {
+			return true
+		}
+	}
+	return false
+}
+
 // key identifies the variable an identifier names by its declaring
 // position: "x#1234" for a variable declared in a function (so shadowed
 // names stay apart), the bare name for package-level variables and

@@ -1,6 +1,6 @@
 package mem
 
-import "errors"
+import "fmt"
 
 // Parse fails on anything but "ok" the way parsers often do: a panic deep
 // down, recovered at the top into an error.
@@ -16,6 +16,6 @@ func Parse(s string) (err error) {
 
 func expect(s string) {
 	if s != "ok" {
-		panic(errors.New("want ok"))
+		panic(fmt.Errorf("want ok, got %q", s))
 	}
 }
