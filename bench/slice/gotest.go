@@ -23,6 +23,10 @@ type failure struct {
 	Elapsed float64 // seconds
 	File    string  // base name of the file of the reported check ("x_test.go"), "" when none
 	Line    int
+	// Printed holds every check location the test printed ("x_test.go:12"):
+	// a test may fail at several (gopkg.in/check.v1 runs on after a
+	// failed assertion).
+	Printed map[string]bool
 }
 
 // checkLine matches the line a t.Error, t.Fatal or t.Log call prints,
@@ -54,14 +58,17 @@ func parseTestJSON(data []byte) testRun {
 				r.Broken = true
 			}
 			if m := checkLine.FindStringSubmatch(ev.Output); m != nil && ev.Test != "" {
-				if _, ok := first[k]; !ok {
-					file, line := m[1], m[2]
-					if file == "" {
-						file, line = m[3], m[4]
-					}
-					n, _ := strconv.Atoi(line)
-					first[k] = failure{File: file, Line: n}
+				file, line := m[1], m[2]
+				if file == "" {
+					file, line = m[3], m[4]
 				}
+				f, ok := first[k]
+				if !ok {
+					n, _ := strconv.Atoi(line)
+					f = failure{File: file, Line: n, Printed: map[string]bool{}}
+				}
+				f.Printed[file+":"+line] = true
+				first[k] = f
 			}
 		case "fail":
 			if ev.Test == "" {

@@ -96,7 +96,11 @@ func print(w io.Writer, results []*result, markdown bool) {
 		if r.Crashed {
 			exit += " CRASH"
 		}
-		rows = append(rows, []string{r.Module, r.Test, r.Check, exit, yesNo(r.InSlice), fmt.Sprint(r.SliceLines), fmt.Sprint(r.SliceNodes),
+		check := r.Check
+		if r.Criterion != "" {
+			check += " (sliced from " + r.Criterion + ")"
+		}
+		rows = append(rows, []string{r.Module, r.Test, check, exit, yesNo(r.InSlice), fmt.Sprint(r.SliceLines), fmt.Sprint(r.SliceNodes),
 			fmt.Sprintf("%.2f", r.PlainRun), fmt.Sprintf("%.2f", r.SliceRun), ratio(r.SliceRun, r.PlainRun),
 			fmt.Sprintf("%.1f", r.PlainWall), fmt.Sprintf("%.1f", r.SliceWall), fmt.Sprint(r.SliceRSS / 1024),
 			fmt.Sprintf("%.2f", r.PkgPlain), fmt.Sprintf("%.2f", r.PkgTraced), ratio(r.PkgTraced, r.PkgPlain),

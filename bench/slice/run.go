@@ -50,7 +50,8 @@ type result struct {
 	Check           string // the failing check's file:line
 	Exit            int    // culprit slice's exit status
 	Crashed         bool   // culprit panicked or died of a signal
-	InSlice         bool   // the check's line is in the slice
+	InSlice         bool   // the check's line is in the slice (or the criterion's, another check the test printed)
+	Criterion       string // what culprit slice sliced from, when not the check expected: "x_test.go:12"
 	SliceLines      int
 	SliceNodes      int
 	SliceEdges      int
@@ -228,6 +229,15 @@ func (b *bench) slice(ctx context.Context, dir, run string, fail failure, res *r
 		return err
 	}
 	res.SliceNodes, res.SliceEdges, res.SliceLines, res.InSlice = out.nodes, out.edges, len(out.lines), out.inSlice
+	if c := out.criterion; c != "" && c != fail.File+":"+fmt.Sprint(fail.Line) {
+		// The run failed at another check too (or first): the test's
+		// randomness, or an assertion library that goes on after a
+		// failure. A check the test also printed counts as its failure.
+		res.Criterion = c
+		if fail.Printed[path.Base(c)] && (out.lines[c] || out.lines[pkgFile(res.Package, c)]) {
+			res.InSlice = true
+		}
+	}
 	if err := b.graph(filepath.Join(dir, ".culprit"), fail.Test, res); err != nil {
 		return err
 	}
@@ -252,6 +262,9 @@ func (b *bench) slice(ctx context.Context, dir, run string, fail failure, res *r
 	return nil
 }
 
+// criterionLine is culprit slice's note of its default criterion.
+var criterionLine = regexp.MustCompile(`culprit: slice: criterion: the test's failing check at ([^\s:]+\.go:\d+)`)
+
 // sliceRun is what one culprit slice run did.
 type sliceRun struct {
 	wall, run    float64 // seconds: the command, the test binary
@@ -262,6 +275,7 @@ type sliceRun struct {
 	nodes, edges int
 	lines        map[string]bool // file:line
 	inSlice      bool            // the check's line is in the slice
+	criterion    string          // the failing check culprit sliced from, "x_test.go:12", if it said
 	trace        int64           // bytes of the trace it left
 }
 
@@ -322,6 +336,9 @@ func (b *bench) culpritSlice(ctx context.Context, dir, run string, fail failure,
 		r.crashed = true
 	}
 	r.run = parseTestJSON(stderr.Bytes()).Elapsed
+	if m := criterionLine.FindSubmatch(stderr.Bytes()); m != nil {
+		r.criterion = string(m[1])
+	}
 	if r.exit != 0 || r.crashed {
 		r.stderr = lastLines(stderr.String(), 5)
 	}
