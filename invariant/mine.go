@@ -112,17 +112,25 @@ func mineFunction(f *Function, calls []*Call, opt Options, a *arena) *Spec {
 	s := &Spec{Name: f.Name, File: f.File, Line: f.Line, Params: f.Params, Results: f.Results, Calls: len(calls), Pre: []string{}, Post: []string{}}
 	s.Types = types(f, calls)
 	post := newMiner(f, calls, true, opt, a)
-	pre, ok := post.prefix(calls)
-	if !ok {
+	pre, view := post.prefix(calls)
+	if !view {
 		pre = newMiner(f, calls, false, opt, a)
+	}
+	mined := map[*miner][]*fact{}
+	withPost := post.hasResult() && post.rows > 0
+	if view && withPost && len(post.rest) > 0 {
+		mined[post], mined[pre] = survivorsShared(post, pre)
 	}
 	for _, m := range []*miner{pre, post} {
 		isPost := m == post
-		if isPost && (!m.hasResult() || m.rows+len(m.rest) == 0) {
+		if isPost && !withPost {
 			continue
 		}
-		facts := m.justified(m.survivors())
-		facts = reduce(m.vars, facts)
+		facts, ok := mined[m]
+		if !ok {
+			facts = m.survivors()
+		}
+		facts = reduce(m.vars, m.justified(facts))
 		list := render(m.vars, facts, isPost)
 		if isPost {
 			s.Post, s.Returned = list, m.rows

@@ -190,58 +190,86 @@ const maxDistinct = 1 << 14
 // are dropped at the end, so that the result is the one of
 // instantiating over all the samples at once.
 func (m *miner) survivors() []*fact {
-	streamed := len(m.rest) > 0
-	m.loose = streamed
-	alive := m.candidates()
+	c := m.start()
+	m.each(c.feed)
+	return c.result()
+}
+
+// checking is a miner's candidates being checked sample by sample.
+// Facts are grouped by the variables they read, and a sample is shown
+// only the groups whose variables all have a value in it (a fact says
+// nothing of the others): later samples, whose values were recorded
+// without their parts, skip the facts over parts at once. The groups
+// of each shape of sample are remembered.
+type checking struct {
+	m        *miner
+	all      []*fact
+	groups   []*factGroup
+	shown    map[varMask][]*factGroup
+	left     int // facts alive
+	stats    bool
+	streamed bool
+}
+
+// start instantiates the candidates.
+func (m *miner) start() *checking {
+	c := &checking{m: m, streamed: len(m.rest) > 0, stats: m.conf < 1, shown: map[varMask][]*factGroup{}}
+	m.loose = c.streamed
+	c.all = m.candidates()
 	m.loose = false
-	stats := m.conf < 1
-	for i, f := range alive {
+	for i, f := range c.all {
 		f.order = i
-		if stats {
+		if c.stats {
 			f.limit = m.limit(f)
 			f.lo, f.hi = math.Inf(1), math.Inf(-1)
 		}
 	}
-	// Facts are grouped by the variables they read, and a sample is
-	// shown only the groups whose variables all have a value in it
-	// (a fact says nothing of the others): later samples, whose values
-	// were recorded without their parts, skip the facts over parts at
-	// once. The groups of each shape of sample are remembered.
-	groups := groupFacts(alive)
-	shown := map[varMask][]*factGroup{}
-	left := len(alive)
-	m.each(func(row []cell) bool {
-		mask := presence(row)
-		gs, ok := shown[mask]
-		if !ok {
-			for _, g := range groups {
-				if g.mask.within(mask) {
-					gs = append(gs, g)
-				}
-			}
-			if len(shown) < maxShapes {
-				shown[mask] = gs
+	c.groups = groupFacts(c.all)
+	c.left = len(c.all)
+	return c
+}
+
+// feed checks the facts alive on one sample and reports whether any is
+// left.
+func (c *checking) feed(row []cell) bool {
+	m := c.m
+	m.stamp++
+	mask := presence(row)
+	gs, ok := c.shown[mask]
+	if !ok {
+		for _, g := range c.groups {
+			if g.mask.within(mask) {
+				gs = append(gs, g)
 			}
 		}
-		for _, g := range gs {
-			k := 0
-			for _, f := range g.facts {
-				if m.observe(f, row, stats) {
-					g.facts[k] = f
-					k++
-				}
-			}
-			left -= len(g.facts) - k
-			g.facts = g.facts[:k]
+		if len(c.shown) < maxShapes {
+			c.shown[mask] = gs
 		}
-		return left > 0
-	})
-	alive = alive[:0]
-	for _, g := range groups {
+	}
+	for _, g := range gs {
+		k := 0
+		for _, f := range g.facts {
+			if m.observe(f, row, c.stats) {
+				g.facts[k] = f
+				k++
+			}
+		}
+		c.left -= len(g.facts) - k
+		g.facts = g.facts[:k]
+	}
+	return c.left > 0
+}
+
+// result returns the facts that held in every sample fed, in the
+// candidates' order, without those the variables' final kinds exclude.
+func (c *checking) result() []*fact {
+	m := c.m
+	alive := c.all[:0]
+	for _, g := range c.groups {
 		alive = append(alive, g.facts...)
 	}
 	sort.Slice(alive, func(i, j int) bool { return alive[i].order < alive[j].order })
-	if !streamed || len(alive) == 0 {
+	if !c.streamed || len(alive) == 0 {
 		return alive
 	}
 	want := map[factKey]bool{}
@@ -256,6 +284,43 @@ func (m *miner) survivors() []*fact {
 		}
 	}
 	return alive[:k]
+}
+
+// survivorsShared is survivors of the postconditions' miner post and
+// of pre, a prefix view of it (prefix), building each later call's row
+// once for both.
+func survivorsShared(post, pre *miner) (postFacts, preFacts []*fact) {
+	cp, cq := post.start(), pre.start()
+	for _, row := range post.samples {
+		if !cp.feed(row) {
+			break
+		}
+	}
+	for _, row := range pre.samples {
+		if !cq.feed(row) {
+			break
+		}
+	}
+	row := make([]cell, post.b.width)
+	k := len(pre.vars)
+	for _, c := range post.rest {
+		if cp.left == 0 && cq.left == 0 {
+			break
+		}
+		if !post.takes(c) {
+			continue
+		}
+		clear(row)
+		row = post.b.fill(c, row)
+		post.update(row) // pre's variables are post's first k
+		if cp.left > 0 {
+			cp.feed(row)
+		}
+		if cq.left > 0 {
+			cq.feed(row[:k])
+		}
+	}
+	return cp.result(), cq.result()
 }
 
 // varMask is a set of variables by position (a function has at most

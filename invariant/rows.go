@@ -231,7 +231,6 @@ func lenCell(c cell) cell {
 // returns false to stop.
 func (m *miner) each(fn func(row []cell) bool) {
 	for _, row := range m.samples {
-		m.stamp++
 		if !fn(row) {
 			return
 		}
@@ -247,7 +246,6 @@ func (m *miner) each(fn func(row []cell) bool) {
 		clear(row)
 		row = m.b.fill(c, row)
 		m.update(row)
-		m.stamp++
 		if !fn(row) {
 			return
 		}
