@@ -8,6 +8,7 @@ var (
 	module               = "rt"  // used in the events file name until Package is called
 	callLimit     uint32 = 0     // events of one site recorded before sampling; 0 records all
 	samplePerTest        = false // each test starts sampling afresh (restartSampling)
+	sampleTest           = ""    // with samplePerTest, only this test does ("": every test)
 )
 
 // raceMode makes counters atomic: the program runs under -race.

@@ -194,7 +194,7 @@ func start(name string, kind uint8, parent *T) *T {
 	byLabel.Store(t.lbl, t)
 	mu.Lock()
 	flushLocked()
-	restartSampling()
+	restartSampling(name)
 	t.running = true
 	if parent != root && parent.running && !parent.ended.Load() {
 		// The parent waits in t.Run until t ends or pauses.

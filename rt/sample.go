@@ -101,14 +101,14 @@ func pick(site uint32) bool {
 	return true
 }
 
-// restartSampling makes every site's next events count from one again,
-// so that the test starting records the first callLimit events of each
-// site (samplePerTest: culprit slice, whose failing test may come late
-// in a binary's run). Another test running in parallel has its counters
+// restartSampling makes every site's next events count from one again
+// as test name starts, so that it records the first callLimit events of
+// each site (samplePerTest: culprit slice, whose failing test may come
+// late in a binary's run; only for sampleTest when it names one). Another test running in parallel has its counters
 // restarted too; that shifts which of its events are recorded, and
 // nothing else. The caller holds mu.
-func restartSampling() {
-	if !samplePerTest || callLimit == 0 {
+func restartSampling(name string) {
+	if !samplePerTest || callLimit == 0 || sampleTest != "" && name != sampleTest {
 		return
 	}
 	if raceMode {

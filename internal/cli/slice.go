@@ -146,6 +146,7 @@ func runSlice(e *env, args []string) int {
 			Stderr:        w,
 			CallLimit:     callLimit,
 			SamplePerTest: true,
+			SampleTest:    *testName,
 			Inlinable:     true,
 		})
 		if err != nil {

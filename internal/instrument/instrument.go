@@ -51,7 +51,10 @@ type Config struct {
 	// CallLimit events of every site are recorded in every test, not
 	// only in the test binary's first tests.
 	SamplePerTest bool
-	Inlinable     bool // record stream events in small functions too, though it changes inlining
+	// SampleTest, with SamplePerTest, names the one test ("TestX/sub")
+	// whose sampling starts afresh; "" is every test.
+	SampleTest string
+	Inlinable  bool // record stream events in small functions too, though it changes inlining
 }
 
 // DefaultCallLimit is how many calls of one function a test binary records
@@ -449,7 +452,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	case limit < 0:
 		limit = 0
 	}
-	if err := writeRT(rtDir, res.TraceDir, len(sites.sites), limit, cfg.SamplePerTest, race); err != nil {
+	if err := writeRT(rtDir, res.TraceDir, len(sites.sites), limit, cfg.SamplePerTest, cfg.SampleTest, race); err != nil {
 		return nil, err
 	}
 	if len(gcflags) > 0 {
@@ -533,7 +536,7 @@ func writeFile(path string, data []byte) error {
 }
 
 // writeRT writes the runtime package's module, configured for this run.
-func writeRT(dir, traceDir string, nsites, callLimit int, perTest, race bool) error {
+func writeRT(dir, traceDir string, nsites, callLimit int, perTest bool, test string, race bool) error {
 	entries, err := fs.ReadDir(rt.Source, ".")
 	if err != nil {
 		return fmt.Errorf("runtime source: %w", err)
@@ -555,7 +558,7 @@ func writeRT(dir, traceDir string, nsites, callLimit int, perTest, race bool) er
 	if race {
 		ctr = "uint32"
 	}
-	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, perTest, race, ctr)
+	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n\tsampleTest = %q\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, perTest, test, race, ctr)
 	if err := writeFile(filepath.Join(dir, "config.go"), []byte(config)); err != nil {
 		return err
 	}

@@ -529,16 +529,19 @@ func TestSamplePerTest(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/sampling")
 	tests := []struct {
 		perTest bool
+		test    string         // SampleTest
 		want    map[string]int // entries of Twice per test
 	}{
-		{false, map[string]int{"TestA": 3, "TestB": 1}}, // calls 1, 2, 4; 8
-		{true, map[string]int{"TestA": 3, "TestB": 3}},  // calls 1, 2, 4 of each
+		{false, "", map[string]int{"TestA": 3, "TestB": 1}},     // calls 1, 2, 4; 8
+		{true, "", map[string]int{"TestA": 3, "TestB": 3}},      // calls 1, 2, 4 of each
+		{true, "TestB", map[string]int{"TestA": 3, "TestB": 3}}, // TestB restarts
+		{true, "TestA", map[string]int{"TestA": 3, "TestB": 1}}, // TestB does not
 	}
 	for _, tt := range tests {
 		traceDir := t.TempDir()
 		var out bytes.Buffer
 		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents,
-			TraceDir: traceDir, Stdout: &out, Stderr: &out, CallLimit: 2, SamplePerTest: tt.perTest})
+			TraceDir: traceDir, Stdout: &out, Stderr: &out, CallLimit: 2, SamplePerTest: tt.perTest, SampleTest: tt.test})
 		if err != nil || res.ExitCode != 0 {
 			t.Fatalf("perTest %v: %v, exit %d\n%s", tt.perTest, err, res.ExitCode, out.Bytes())
 		}
@@ -554,7 +557,7 @@ func TestSamplePerTest(t *testing.T) {
 			}
 		}
 		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("perTest %v: entries of Twice per test %v, want %v\n%s", tt.perTest, got, tt.want, out.Bytes())
+			t.Errorf("perTest %v %q: entries of Twice per test %v, want %v", tt.perTest, tt.test, got, tt.want)
 		}
 	}
 }
