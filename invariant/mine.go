@@ -116,6 +116,7 @@ func mineFunction(f *Function, calls []*Call, opt Options, a *arena) *Spec {
 	if !view {
 		pre = newMiner(f, calls, false, opt, a)
 	}
+	post.lazy, pre.lazy = true, true
 	mined := map[*miner][]*fact{}
 	withPost := post.hasResult() && post.rows > 0
 	if view && withPost && len(post.rest) > 0 {
@@ -271,6 +272,7 @@ type miner struct {
 	rest    []*Call      // the later calls, rows not yet built
 	post    bool         // rows hold results: calls that returned only
 	loose   bool         // candidates: also those later calls may allow (>= 0 of unsigned)
+	lazy    bool         // the results go to reduce as they are: candidates over constants may wait (deferConstants)
 	arena   *arena       // the first calls' rows and the candidates come from it
 	hashes  []uint64     // the current row's cell hashes, by variable, when stamp matches
 	stamps  []uint32

@@ -209,6 +209,13 @@ type checking struct {
 	left     int // facts alive
 	stats    bool
 	streamed bool
+	// deferred are the candidates over a variable constant in the
+	// first samples that reduce drops when it stays constant (constant,
+	// by variable): they are checked, over every sample, only when the
+	// variable's x == c is not among the results (deferConstants).
+	deferred []*fact
+	constant []bool
+	want     map[factKey]bool // wanted's
 }
 
 // start instantiates the candidates.
@@ -224,9 +231,127 @@ func (m *miner) start() *checking {
 			f.lo, f.hi = math.Inf(1), math.Inf(-1)
 		}
 	}
-	c.groups = groupFacts(c.all)
-	c.left = len(c.all)
+	live := c.all
+	if m.lazy && c.stats {
+		live = c.deferConstants()
+	}
+	c.groups = groupFacts(live)
+	c.left = len(live)
 	return c
+}
+
+// deferConstants sets aside the candidates that pair a variable
+// constant over the first samples with others in a pattern reduce
+// drops when one of its variables is a constant (x != y, x == y*y,
+// x == y + c, the string containments, the ternary arithmetic), as
+// Daikon does not instantiate them while the variable stays constant:
+// when x == c is among the results they would be dropped, and when it
+// is not (a later sample changed x, or x == c is not justified) result
+// checks them over every sample, so the result is the same. It returns
+// the candidates to check now.
+func (c *checking) deferConstants() []*fact {
+	m := c.m
+	c.constant = make([]bool, len(m.vars))
+	some := false
+	for _, f := range c.all {
+		if f.op != opOneOf {
+			continue
+		}
+		x := f.v[0]
+		var first cell
+		n := 0
+		for _, row := range m.samples {
+			v := row[x]
+			if v.k == kAbsent {
+				continue
+			}
+			if n == 0 {
+				if _, ok := v.literal(); !ok {
+					n = -1
+					break
+				}
+				first = v
+			} else if !sameValue(first, v) {
+				n = -1
+				break
+			}
+			n++
+		}
+		// Only when x == c is likely to be justified: else it would be
+		// checked twice.
+		if n > 0 && math.Pow(0.5, float64(n)) < m.conf {
+			c.constant[x], some = true, true
+		}
+	}
+	if !some {
+		return c.all
+	}
+	live := make([]*fact, 0, len(c.all))
+	for _, f := range c.all {
+		if deferrable(f.op) && c.mentionsConstant(f) {
+			c.deferred = append(c.deferred, f)
+			continue
+		}
+		live = append(live, f)
+	}
+	return live
+}
+
+// deferrable reports whether reduce drops the facts of pattern o over a
+// constant variable.
+func deferrable(o op) bool {
+	switch o {
+	case opNE, opSq, opOff, opPrefix, opSuffix, opContains, opAdd, opSub, opMul, opDiv:
+		return true
+	}
+	return false
+}
+
+func (c *checking) mentionsConstant(f *fact) bool {
+	for i := 0; i < f.n; i++ {
+		if c.constant[f.v[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// undefer returns the deferred candidates whose variables constant over
+// the first samples all lost their x == c in alive (the survivors,
+// filtered as result filters them), checked over every sample.
+func (c *checking) undefer(alive []*fact) []*fact {
+	m := c.m
+	if len(c.deferred) == 0 {
+		return nil
+	}
+	kept := make([]bool, len(m.vars))
+	for _, f := range m.justified(append([]*fact(nil), alive...)) {
+		if f.op == opOneOf && len(f.consts) == 1 {
+			kept[f.v[0]] = true
+		}
+	}
+	var redo []*fact
+	for _, f := range c.deferred {
+		hidden := false
+		for i := 0; i < f.n; i++ {
+			hidden = hidden || kept[f.v[i]]
+		}
+		if !hidden {
+			redo = append(redo, f)
+		}
+	}
+	if len(redo) == 0 {
+		return nil
+	}
+	r := &checking{m: m, all: redo, stats: c.stats, streamed: c.streamed, shown: map[varMask][]*factGroup{}}
+	r.groups = groupFacts(redo)
+	r.left = len(redo)
+	m.each(r.feed)
+	var out []*fact
+	for _, g := range r.groups {
+		out = append(out, g.facts...)
+	}
+	return out
 }
 
 // feed checks the facts alive on one sample and reports whether any is
@@ -263,22 +388,35 @@ func (c *checking) feed(row []cell) bool {
 // result returns the facts that held in every sample fed, in the
 // candidates' order, without those the variables' final kinds exclude.
 func (c *checking) result() []*fact {
-	m := c.m
 	alive := c.all[:0]
 	for _, g := range c.groups {
 		alive = append(alive, g.facts...)
 	}
 	sort.Slice(alive, func(i, j int) bool { return alive[i].order < alive[j].order })
+	alive = c.wanted(alive)
+	if more := c.wanted(c.undefer(alive)); len(more) > 0 {
+		alive = append(alive, more...)
+		sort.Slice(alive, func(i, j int) bool { return alive[i].order < alive[j].order })
+	}
+	return alive
+}
+
+// wanted drops from alive the facts that the variables' final kinds
+// exclude (when later samples narrowed them).
+func (c *checking) wanted(alive []*fact) []*fact {
+	m := c.m
 	if !c.streamed || len(alive) == 0 {
 		return alive
 	}
-	want := map[factKey]bool{}
-	for _, f := range m.candidates() {
-		want[f.key()] = true
+	if c.want == nil {
+		c.want = map[factKey]bool{}
+		for _, f := range m.candidates() {
+			c.want[f.key()] = true
+		}
 	}
 	k := 0
 	for _, f := range alive {
-		if want[f.key()] {
+		if c.want[f.key()] {
 			alive[k] = f
 			k++
 		}
