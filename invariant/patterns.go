@@ -191,7 +191,15 @@ const maxDistinct = 1 << 14
 // instantiating over all the samples at once.
 func (m *miner) survivors() []*fact {
 	c := m.start()
-	m.each(c.feed)
+	for _, row := range m.samples {
+		if !c.feed(row) {
+			break
+		}
+	}
+	c.join()
+	if c.left > 0 {
+		m.eachLater(c.feed)
+	}
 	return c.result()
 }
 
@@ -215,7 +223,12 @@ type checking struct {
 	// variable's x == c is not among the results (deferConstants).
 	deferred []*fact
 	constant []bool
-	want     map[factKey]bool // wanted's
+	// followers are the candidates over variables equal, cell for cell,
+	// to others in every one of the first samples (shareEqual): they
+	// are not checked on those samples, and join gives them the state
+	// of the candidate over the first variables of their classes.
+	followers []follower
+	want      map[factKey]bool // wanted's
 }
 
 // start instantiates the candidates.
@@ -235,9 +248,124 @@ func (m *miner) start() *checking {
 	if m.lazy && c.stats {
 		live = c.deferConstants()
 	}
+	live = c.shareEqual(live)
 	c.groups = groupFacts(live)
 	c.left = len(live)
 	return c
+}
+
+// follower is a candidate whose variables were equal to those of its
+// leader in every first sample.
+type follower struct{ f, leader *fact }
+
+// shareEqual finds the classes of variables whose cells are the same in
+// every one of the first samples (Daikon's equal variables) and sets
+// aside the candidates that, with each variable replaced by the first
+// of its class, are another candidate: on those samples they hold, fail
+// and count exactly as it does (the same cells, the same pattern), so
+// only it is checked and join copies its state. After the first
+// samples every candidate is checked on its own: a class that later
+// calls split costs nothing more. It returns the candidates to check
+// now.
+func (c *checking) shareEqual(live []*fact) []*fact {
+	m := c.m
+	if len(m.samples) < 2 || len(m.vars) < 2 {
+		return live
+	}
+	// Columns by hash, then compared cell by cell.
+	lead := make([]int, len(m.vars))
+	byHash := map[uint64][]int{}
+	shared := false
+	for v := range m.vars {
+		lead[v] = v
+		h := uint64(14695981039346656037)
+		for _, row := range m.samples {
+			h = (h ^ row[v].hash(m.seed)) * 1099511628211
+		}
+		for _, u := range byHash[h] {
+			if sameColumn(m.samples, u, v) {
+				lead[v], shared = u, true
+				break
+			}
+		}
+		if lead[v] == v {
+			byHash[h] = append(byHash[h], v)
+		}
+	}
+	if !shared {
+		return live
+	}
+	index := make(map[factKey]*fact, len(live))
+	for _, f := range live {
+		index[f.key()] = f
+	}
+	out := live[:0:0]
+	for _, f := range live {
+		if _, agg := aggregate(f.op); agg || f.op == opUser {
+			out = append(out, f)
+			continue
+		}
+		k := factKey{op: f.op}
+		moved := false
+		for i := 0; i < f.n; i++ {
+			k.v[i] = lead[f.v[i]]
+			moved = moved || k.v[i] != f.v[i]
+		}
+		if l := index[k]; moved && l != nil && l != f {
+			c.followers = append(c.followers, follower{f, l})
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// sameColumn reports whether variables u and v have the same cell in
+// every row.
+func sameColumn(rows [][]cell, u, v int) bool {
+	for _, row := range rows {
+		if row[u] != row[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// join ends the first samples: each follower whose leader is alive
+// takes a copy of its state and is checked from now on.
+func (c *checking) join() {
+	if len(c.followers) == 0 {
+		return
+	}
+	alive := map[*fact]bool{}
+	var live []*fact
+	for _, g := range c.groups {
+		for _, f := range g.facts {
+			alive[f] = true
+			live = append(live, f)
+		}
+	}
+	for _, fl := range c.followers {
+		if !alive[fl.leader] {
+			continue
+		}
+		f, l := fl.f, fl.leader
+		f.consts = append([]cell(nil), l.consts...)
+		f.tally = l.tally
+		f.tuples.list = append([]uint64(nil), l.tuples.list...)
+		f.tuples.table = append([]uint64(nil), l.tuples.table...)
+		if l.tuples.list == nil {
+			f.tuples.list = nil
+		}
+		if l.tuples.table == nil {
+			f.tuples.table = nil
+		}
+		live = append(live, f)
+	}
+	c.followers = nil
+	c.groups = groupFacts(live)
+	c.shown = map[varMask][]*factGroup{}
+	c.left = len(live)
 }
 
 // deferConstants sets aside the candidates that pair a variable
@@ -439,6 +567,8 @@ func survivorsShared(post, pre *miner) (postFacts, preFacts []*fact) {
 			break
 		}
 	}
+	cp.join()
+	cq.join()
 	row := make([]cell, post.b.width)
 	k := len(pre.vars)
 	for _, c := range post.rest {

@@ -235,6 +235,11 @@ func (m *miner) each(fn func(row []cell) bool) {
 			return
 		}
 	}
+	m.eachLater(fn)
+}
+
+// eachLater is each over the later calls only.
+func (m *miner) eachLater(fn func(row []cell) bool) {
 	if len(m.rest) == 0 {
 		return
 	}
