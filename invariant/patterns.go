@@ -394,7 +394,7 @@ func (c *checking) deferConstants() []*fact {
 				continue
 			}
 			if n == 0 {
-				if _, ok := v.literal(); !ok {
+				if !v.hasLiteral() {
 					n = -1
 					break
 				}
@@ -1157,7 +1157,7 @@ func (m *miner) check(f *fact, row []cell) bool {
 		}
 		return x.f != 0
 	case opOneOf:
-		if _, ok := x.literal(); !ok {
+		if !x.hasLiteral() {
 			return false
 		}
 		for _, c := range f.consts {

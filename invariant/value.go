@@ -134,6 +134,19 @@ func (c cell) hash(seed maphash.Seed) uint64 {
 	return h
 }
 
+// hasLiteral reports whether literal would render c.
+func (c cell) hasLiteral() bool {
+	switch c.k {
+	case kNum:
+		return c.isInt || !math.IsInf(c.f, 0) && !math.IsNaN(c.f)
+	case kStr:
+		return c.full
+	case kBool, kNil:
+		return true
+	}
+	return false
+}
+
 // literal renders c as a Go literal, when it has one.
 func (c cell) literal() (string, bool) {
 	switch c.k {
