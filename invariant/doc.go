@@ -41,6 +41,24 @@
 // 13, the x == y + z candidates (instantiated over 12 at most) are not
 // made up for.
 //
+// Daikon's two savings over the buffered calls are made, both exact:
+// the results are those of checking every candidate on every call.
+// Equal variables: variables whose cells are the same in every
+// buffered call form a class, and a candidate that, its variables
+// replaced by the first of their classes, is another candidate is not
+// checked on the buffered calls: it would hold, fail and count as that
+// one does, whose state it takes when they end (join); it is checked on
+// its own after, so a class that later calls split needs nothing
+// more. Constants: a variable with one literal value over the
+// buffered calls (in enough of them for x == c to be justified) gets
+// its unary candidates, while those pairing it with others in a
+// pattern that reduce drops beside a constant (x != y, x == y*y,
+// x == y + c, the string containments, the ternary arithmetic) are set
+// aside; if x == c is not among the justified results at the end (a
+// later call changed x), they are checked over every call then
+// (undefer). Orderings and equalities, which reduce keeps beside a
+// constant, are checked as before.
+//
 // The package imports the trace package only; it runs on traces recorded
 // earlier.
 package invariant
