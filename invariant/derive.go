@@ -49,6 +49,20 @@ func (n names) of(parent, part string, index int) string {
 	return s
 }
 
+// field returns the name of field f of parent, parent.f, without
+// building "."+f to look it up.
+func (n names) field(parent, f string) string {
+	k := namePart{parent, f, -2}
+	if s, ok := n[k]; ok {
+		return s
+	}
+	s := parent + "." + f
+	if n != nil {
+		n[k] = s
+	}
+	return s
+}
+
 // derive calls add with name and the cell of v, then with each part of v
 // the trace recorded, named as a Go expression.
 func derive(nm names, name string, v trace.Value, add func(name string, c cell)) {
@@ -87,7 +101,7 @@ func fields(nm names, name string, v trace.Value, add func(name string, c cell))
 		if f.Name == "" || f.Name == "_" {
 			continue
 		}
-		derive(nm, nm.of(name, "."+f.Name, 0), f.Value, add)
+		derive(nm, nm.field(name, f.Name), f.Value, add)
 	}
 }
 

@@ -509,7 +509,7 @@ func diffParts(nm names, name string, a, z trace.Value, changed map[string]bool)
 func diffFields(nm names, name string, a, z trace.Value, changed map[string]bool) {
 	for i, f := range a.Fields {
 		if f.Name != "" && f.Name != "_" {
-			diffParts(nm, nm.of(name, "."+f.Name, 0), f.Value, z.Fields[i].Value, changed)
+			diffParts(nm, nm.field(name, f.Name), f.Value, z.Fields[i].Value, changed)
 		}
 	}
 }
