@@ -452,6 +452,9 @@ func changedParts(f *Function, calls []*Call) map[string]bool {
 			if i >= len(c.Args) || i >= len(c.Final) {
 				continue
 			}
+			if equalValues(&c.Args[i], &c.Final[i]) {
+				continue // the common case, without copying the values
+			}
 			diffParts(nm, p, c.Args[i], c.Final[i], changed)
 		}
 	}
@@ -464,7 +467,7 @@ func changedParts(f *Function, calls []*Call) map[string]bool {
 // shape it walks them side by side; elsewhere it compares their
 // derived variables by name.
 func diffParts(nm names, name string, a, z trace.Value, changed map[string]bool) {
-	if equalValues(a, z) {
+	if equalValues(&a, &z) {
 		return // the common case: nothing changed
 	}
 	pa, aptr := a.Deref()
@@ -532,22 +535,22 @@ func sameShape(a, b trace.Value) bool {
 
 // equalValues reports whether two recorded values are the same, parts
 // and all.
-func equalValues(a, b trace.Value) bool {
+func equalValues(a, b *trace.Value) bool {
 	if a.Tag != b.Tag || a.Int != b.Int || a.Uint != b.Uint || math.Float64bits(a.Float) != math.Float64bits(b.Float) ||
 		a.Str != b.Str || a.Len != b.Len || a.Type != b.Type || a.Deep != b.Deep ||
 		len(a.Elems) != len(b.Elems) || len(a.Fields) != len(b.Fields) || (a.Err == nil) != (b.Err == nil) {
 		return false
 	}
-	if a.Err != nil && !equalValues(*a.Err, *b.Err) {
+	if a.Err != nil && !equalValues(a.Err, b.Err) {
 		return false
 	}
 	for i := range a.Elems {
-		if !equalValues(a.Elems[i], b.Elems[i]) {
+		if !equalValues(&a.Elems[i], &b.Elems[i]) {
 			return false
 		}
 	}
 	for i := range a.Fields {
-		if a.Fields[i].Name != b.Fields[i].Name || !equalValues(a.Fields[i].Value, b.Fields[i].Value) {
+		if a.Fields[i].Name != b.Fields[i].Name || !equalValues(&a.Fields[i].Value, &b.Fields[i].Value) {
 			return false
 		}
 	}
