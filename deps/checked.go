@@ -38,7 +38,7 @@ func (b *builder) checkNodes() {
 			return false
 		}
 		name := u.fn.file.text(c.Fun)
-		return isCheck(name) || helpers[name[strings.LastIndexByte(name, '.')+1:]]
+		return u.fn.file.isCheck(name) || helpers[name[strings.LastIndexByte(name, '.')+1:]]
 	}
 	for changed := true; changed; {
 		changed = false

@@ -559,8 +559,7 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			// also when a sampled run left out this call's entry.
 			in.calls[end] = b.entered[e.Site]
 		}
-		if inTest && isCheck(site.Info) && !u.fn.file.imported(site.Info[:strings.LastIndexByte(site.Info, '.')]) {
-			// t.Errorf, not fmt.Errorf.
+		if inTest && u.fn.file.isCheck(site.Info) {
 			in.check = true
 		}
 	case trace.TagReturn:
@@ -687,10 +686,11 @@ func (b *builder) stepUnit(site int) stepTarget {
 	return st
 }
 
-// isCheck reports whether a callee as written is a test's failure report.
-func isCheck(callee string) bool {
+// isCheck reports whether a callee as written in f is a test's failure
+// report: t.Errorf, not fmt.Errorf (a package f imports).
+func (f *file) isCheck(callee string) bool {
 	i := strings.LastIndexByte(callee, '.')
-	if i < 0 {
+	if i < 0 || f.imported(callee[:i]) {
 		return false
 	}
 	switch callee[i+1:] {

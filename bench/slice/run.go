@@ -170,7 +170,8 @@ func (b *bench) run(ctx context.Context, m proof.Module, res *result) error {
 
 // packageRuns measures the overhead of dependency tracking on the whole
 // package of the failing test, whose run times are less noise than one
-// test's: its tests plain, then instrumented as culprit slice does.
+// test's: its tests plain, then instrumented as culprit slice -test does
+// (sampling restarted for the failing test only).
 func (b *bench) packageRuns(ctx context.Context, dir string, flags []string, res *result) error {
 	plain, _, err := b.goTest(ctx, dir, []string{res.Package}, flags)
 	if err != nil {
@@ -184,7 +185,7 @@ func (b *bench) packageRuns(ctx context.Context, dir string, flags []string, res
 	_, err = instrument.Run(tctx, instrument.Config{
 		Dir: dir, Packages: []string{res.Package}, Events: trace.AllEvents, TraceDir: traceDir,
 		GoFlags: append([]string{"-json", "-count=1", "-vet=off", "-timeout", (3 * b.timeout).String()}, flags...),
-		Stdout:  &out, Stderr: &out, CallLimit: b.calls, SamplePerTest: true, Inlinable: true,
+		Stdout:  &out, Stderr: &out, CallLimit: b.calls, SamplePerTest: true, SampleTest: res.Test, Inlinable: true,
 	})
 	if tctx.Err() != nil {
 		return fmt.Errorf("package, instrumented: timed out after %s", 3*b.timeout)

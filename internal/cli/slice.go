@@ -25,7 +25,7 @@ const sliceUsage = `Usage: culprit slice [flags] [packages] [-- go test flags]
 
 Slice runs the packages' tests once, instrumented with every event kind
 (as culprit test -events all does, leaving the trace in .culprit at the
-module root), builds the dynamic dependence graph of one test's run and
+module root; hot code sampled, see -calls), builds the dynamic dependence graph of one test's run and
 prints the slice of a criterion: every statement that influenced it (its
 data dependencies, "this value came from there", and its control
 dependencies, "this ran because of that decision"), or with -forward
