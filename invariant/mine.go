@@ -3,7 +3,10 @@ package invariant
 import (
 	"hash/maphash"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/culprit-go/culprit/trace"
 )
@@ -26,6 +29,15 @@ type Options struct {
 	// upper-case single-letter identifiers X, Y, Z... are metavariables,
 	// instantiated with every combination of distinct variables.
 	Props []*Expr
+	// Workers is how many functions are mined at once; 0 is GOMAXPROCS.
+	Workers int
+}
+
+func (o Options) workers() int {
+	if o.Workers <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return o.Workers
 }
 
 func (o Options) conf() float64 {
@@ -36,15 +48,15 @@ func (o Options) conf() float64 {
 }
 
 // Mine mines the pre- and postconditions of every function with at least
-// one selected call.
+// one selected call. Functions are mined in parallel (Options.Workers);
+// the contracts do not depend on how many.
 func Mine(cs *Calls, opt Options) *Contracts {
 	use := opt.Use
 	if use == nil {
 		use = (*Call).Passing
 	}
 	out := &Contracts{Version: SchemaVersion, Confidence: opt.conf(), Functions: []*Spec{}}
-	a := &arena{}
-	for _, f := range cs.Functions {
+	out.Functions = append(out.Functions, eachFunction(cs.Functions, opt.workers(), func(f *Function, a *arena) *Spec {
 		var calls []*Call
 		for i := range f.Calls {
 			if use(&f.Calls[i]) {
@@ -52,11 +64,10 @@ func Mine(cs *Calls, opt Options) *Contracts {
 			}
 		}
 		if len(calls) == 0 {
-			continue
+			return nil
 		}
-		out.Functions = append(out.Functions, mineFunction(f, calls, opt, a))
-		a.reset()
-	}
+		return mineFunction(f, calls, opt, a)
+	})...)
 	return out
 }
 
@@ -66,46 +77,83 @@ func Mine(cs *Calls, opt Options) *Contracts {
 // Functions without failing calls are left out.
 func Contrast(cs *Calls, opt Options) *Contracts {
 	out := &Contracts{Version: SchemaVersion, Confidence: opt.conf(), Contrast: true, Functions: []*Spec{}}
-	a := &arena{}
-	for _, f := range cs.Functions {
-		a.reset()
-		var fail, pass []*Call
-		for i := range f.Calls {
-			c := &f.Calls[i]
-			switch {
-			case c.Failing():
-				fail = append(fail, c)
-			case c.Passing():
-				pass = append(pass, c)
+	out.Functions = append(out.Functions, eachFunction(cs.Functions, opt.workers(), func(f *Function, a *arena) *Spec {
+		return contrastFunction(f, opt, a)
+	})...)
+	return out
+}
+
+// eachFunction calls mine on every function, on up to workers
+// goroutines (each with its own arena, reset after every function), and
+// returns the non-nil specs in the functions' order.
+func eachFunction(fs []*Function, workers int, mine func(*Function, *arena) *Spec) []*Spec {
+	specs := make([]*Spec, len(fs))
+	workers = max(1, min(workers, len(fs)))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := &arena{}
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(fs) {
+					return
+				}
+				specs[i] = mine(fs[i], a)
+				a.reset()
 			}
+		}()
+	}
+	wg.Wait()
+	out := specs[:0]
+	for _, s := range specs {
+		if s != nil {
+			out = append(out, s)
 		}
-		if len(fail) == 0 {
-			continue
-		}
-		s := &Spec{Name: f.Name, File: f.File, Line: f.Line, Params: f.Params, Results: f.Results, Calls: len(fail), Pre: []string{}, Post: []string{}}
-		s.Types = types(f, fail)
-		for _, post := range []bool{false, true} {
-			m := newMiner(f, fail, post, opt, a)
-			if post && m.rows+len(m.rest) == 0 {
-				continue
-			}
-			facts := m.survivors()
-			if len(pass) > 0 {
-				pm := newMiner(f, pass, post, opt, a)
-				facts = pm.violated(facts)
-			}
-			facts = m.justified(facts)
-			facts = reduce(m.vars, facts)
-			list := render(m.vars, facts, post)
-			if post {
-				s.Post, s.Returned = list, m.rows
-			} else {
-				s.Pre = list
-			}
-		}
-		out.Functions = append(out.Functions, s)
 	}
 	return out
+}
+
+// contrastFunction is Contrast of one function: nil when no failing
+// test called it.
+func contrastFunction(f *Function, opt Options, a *arena) *Spec {
+	var fail, pass []*Call
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		switch {
+		case c.Failing():
+			fail = append(fail, c)
+		case c.Passing():
+			pass = append(pass, c)
+		}
+	}
+	if len(fail) == 0 {
+		return nil
+	}
+	s := &Spec{Name: f.Name, File: f.File, Line: f.Line, Params: f.Params, Results: f.Results, Calls: len(fail), Pre: []string{}, Post: []string{}}
+	s.Types = types(f, fail)
+	for _, post := range []bool{false, true} {
+		m := newMiner(f, fail, post, opt, a)
+		if post && m.rows+len(m.rest) == 0 {
+			continue
+		}
+		facts := m.survivors()
+		if len(pass) > 0 {
+			pm := newMiner(f, pass, post, opt, a)
+			facts = pm.violated(facts)
+		}
+		facts = m.justified(facts)
+		facts = reduce(m.vars, facts)
+		list := render(m.vars, facts, post)
+		if post {
+			s.Post, s.Returned = list, m.rows
+		} else {
+			s.Pre = list
+		}
+	}
+	return s
 }
 
 func mineFunction(f *Function, calls []*Call, opt Options, a *arena) *Spec {
@@ -331,12 +379,21 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options, a *arena) *min
 	// One row per call, with room for the lengths derived below; a row
 	// made before some variable is extended at the end.
 	m.samples = make([][]cell, 0, n)
+	var last *Call
 	for _, c := range first {
 		if !m.takes(c) {
 			continue
 		}
 		nv, room := len(m.vars), 2*max(len(m.vars), 4)
+		if last != nil && !noRepeats && b.same(c, last) {
+			// The row of the call before (made after every variable
+			// its values have), without deriving it again.
+			prev := m.samples[len(m.samples)-1]
+			m.samples = append(m.samples, append(a.cells(room)[:0], prev...))
+			continue
+		}
 		m.samples = append(m.samples, b.fill(c, a.cells(room)[:nv]))
+		last = c
 	}
 	for r, row := range m.samples {
 		if len(row) != len(m.vars) {

@@ -191,14 +191,10 @@ const maxDistinct = 1 << 14
 // instantiating over all the samples at once.
 func (m *miner) survivors() []*fact {
 	c := m.start()
-	for _, row := range m.samples {
-		if !c.feed(row) {
-			break
-		}
-	}
+	m.eachFirst(c.feed, c.again)
 	c.join()
 	if c.left > 0 {
-		m.eachLater(c.feed)
+		m.eachLater(c.feed, c.again)
 	}
 	return c.result()
 }
@@ -479,7 +475,7 @@ func (c *checking) undefer(alive []*fact) []*fact {
 	r := &checking{m: m, all: redo, stats: c.stats, streamed: c.streamed, shown: map[varMask][]*factGroup{}}
 	r.groups = groupFacts(redo)
 	r.left = len(redo)
-	m.each(r.feed)
+	m.each(r.feed, r.again)
 	var out []*fact
 	for _, g := range r.groups {
 		out = append(out, g.facts...)
@@ -492,6 +488,22 @@ func (c *checking) undefer(alive []*fact) []*fact {
 func (c *checking) feed(row []cell) bool {
 	m := c.m
 	m.stamp++
+	for _, g := range c.shownFor(row) {
+		k := 0
+		for _, f := range g.facts {
+			if m.observe(f, row, c.stats) {
+				g.facts[k] = f
+				k++
+			}
+		}
+		c.left -= len(g.facts) - k
+		g.facts = g.facts[:k]
+	}
+	return c.left > 0
+}
+
+// shownFor returns the groups whose variables all have a value in row.
+func (c *checking) shownFor(row []cell) []*factGroup {
 	mask := presence(row)
 	gs, ok := c.shown[mask]
 	if !ok {
@@ -504,18 +516,7 @@ func (c *checking) feed(row []cell) bool {
 			c.shown[mask] = gs
 		}
 	}
-	for _, g := range gs {
-		k := 0
-		for _, f := range g.facts {
-			if m.observe(f, row, c.stats) {
-				g.facts[k] = f
-				k++
-			}
-		}
-		c.left -= len(g.facts) - k
-		g.facts = g.facts[:k]
-	}
-	return c.left > 0
+	return gs
 }
 
 // result returns the facts that held in every sample fed, in the
@@ -562,20 +563,21 @@ func (c *checking) wanted(alive []*fact) []*fact {
 // once for both.
 func survivorsShared(post, pre *miner) (postFacts, preFacts []*fact) {
 	cp, cq := post.start(), pre.start()
-	for _, row := range post.samples {
-		if !cp.feed(row) {
-			break
-		}
-	}
-	for _, row := range pre.samples {
-		if !cq.feed(row) {
-			break
-		}
-	}
+	post.eachFirst(cp.feed, cp.again)
+	pre.eachFirst(cq.feed, cq.again)
 	cp.join()
 	cq.join()
 	row := make([]cell, post.b.width)
 	k := len(pre.vars)
+	var last *Call // the call row holds
+	n := 0         // the times it came again since
+	again := func() {
+		if n > 0 {
+			cp.again(row, n)
+			cq.again(row[:k], n)
+			n = 0
+		}
+	}
 	for _, c := range post.rest {
 		if cp.left == 0 && cq.left == 0 {
 			break
@@ -583,6 +585,12 @@ func survivorsShared(post, pre *miner) (postFacts, preFacts []*fact) {
 		if !post.takes(c) {
 			continue
 		}
+		if last != nil && !noRepeats && post.b.same(c, last) {
+			n++
+			continue
+		}
+		again()
+		last = c
 		clear(row)
 		row = post.b.fill(c, row)
 		post.update(row) // pre's variables are post's first k
@@ -593,6 +601,7 @@ func survivorsShared(post, pre *miner) (postFacts, preFacts []*fact) {
 			cq.feed(row[:k])
 		}
 	}
+	again()
 	return cp.result(), cq.result()
 }
 
@@ -698,7 +707,7 @@ func (m *miner) violated(facts []*fact) []*fact {
 	}
 	broken := make([]bool, len(gs))
 	left := len(gs)
-	m.each(func(row []cell) bool {
+	m.each(func(row []cell) bool { // a row that comes again breaks nothing more
 		for i, g := range gs {
 			if !broken[i] && !m.holds(g, row) {
 				broken[i] = true
@@ -706,7 +715,7 @@ func (m *miner) violated(facts []*fact) []*fact {
 			}
 		}
 		return left > 0
-	})
+	}, nil)
 	j := 0
 	for i, f := range facts {
 		if j < len(of) && of[j] == i {

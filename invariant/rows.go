@@ -228,32 +228,71 @@ func lenCell(c cell) cell {
 // each calls fn with every sample of m: the rows built at first, then
 // a row for each later call, built into one slice that fn must not
 // keep. The later rows update what the variables are (flags). fn
-// returns false to stop.
-func (m *miner) each(fn func(row []cell) bool) {
-	for _, row := range m.samples {
-		if !fn(row) {
-			return
-		}
+// returns false to stop. A row the same as the one before it is not
+// shown to fn: again, when not nil, is told how many times the row fn
+// saw last came again (repeat.go).
+func (m *miner) each(fn func(row []cell) bool, again func(row []cell, n int)) {
+	if m.eachFirst(fn, again) {
+		m.eachLater(fn, again)
 	}
-	m.eachLater(fn)
 }
 
-// eachLater is each over the later calls only.
-func (m *miner) eachLater(fn func(row []cell) bool) {
+// eachFirst is each over the rows built at first; it reports whether
+// fn did not stop it.
+func (m *miner) eachFirst(fn func(row []cell) bool, again func(row []cell, n int)) bool {
+	var last []cell
+	n := 0
+	for _, row := range m.samples {
+		if last != nil && !noRepeats && sameRow(row, last) {
+			n++
+			continue
+		}
+		if n > 0 && again != nil {
+			again(last, n)
+		}
+		n = 0
+		if !fn(row) {
+			return false
+		}
+		last = row
+	}
+	if n > 0 && again != nil {
+		again(last, n)
+	}
+	return true
+}
+
+// eachLater is each over the later calls only: a call whose values are
+// those of the call before it (same) has its row.
+func (m *miner) eachLater(fn func(row []cell) bool, again func(row []cell, n int)) {
 	if len(m.rest) == 0 {
 		return
 	}
 	row := make([]cell, m.b.width)
+	var last *Call
+	n := 0
 	for _, c := range m.rest {
 		if !m.takes(c) {
 			continue
 		}
+		if last != nil && !noRepeats && m.b.same(c, last) {
+			n++
+			continue
+		}
+		if n > 0 && again != nil {
+			again(row, n)
+		}
+		n = 0
 		clear(row)
 		row = m.b.fill(c, row)
 		m.update(row)
 		if !fn(row) {
 			return
 		}
+		last = c
+	}
+	if n > 0 && again != nil {
+		again(row, n)
 	}
 }
 

@@ -1,0 +1,103 @@
+package invariant
+
+import (
+	"math"
+	"math/rand"
+	"os"
+	"testing"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// repeatCalls are calls whose rows repeat: small domains, so that ranges
+// see their bounds many times, one-of facts stay within three values,
+// slices repeat whole (sorted, all, sum), and +0 and -0 both occur.
+func repeatCalls() *Calls {
+	r := rand.New(rand.NewSource(3))
+	clamp := &Function{Name: "m.clamp", Params: []string{"x", "lo", "hi"}, Results: []string{"result"}}
+	sum := &Function{Name: "m.total", Params: []string{"xs", "scale"}, Results: []string{"result"}}
+	name := &Function{Name: "m.name", Params: []string{"p", "prefix"}, Results: []string{"result", "err"}}
+	call := func(f *Function, args, results []trace.Value) {
+		f.Calls = append(f.Calls, Call{Args: args, Results: results, Returned: true, Outcome: trace.OutcomePass, Test: "TestRepeat"})
+	}
+	slices := [][]int64{{1, 2, 3}, {2, 2}, {1, 5, 9, 12}, {4}}
+	for i := 0; i < 3000; i++ {
+		x, lo, hi := int64(r.Intn(8)), int64(r.Intn(2)), int64(4+r.Intn(2))
+		call(clamp, []trace.Value{iv(x), iv(lo), iv(hi)}, []trace.Value{iv(min(max(x, lo), hi))})
+		xs := slices[r.Intn(len(slices))]
+		scale := 1.0
+		if r.Intn(3) == 0 {
+			scale = math.Copysign(0, -1)
+		} else if r.Intn(2) == 0 {
+			scale = 0
+		}
+		var s int64
+		for _, x := range xs {
+			s += x
+		}
+		call(sum, []trace.Value{ints(xs), fv(scale)}, []trace.Value{iv(s)})
+		k := "k" + string(rune('a'+r.Intn(3)))
+		p := ptr("*m.P", strct("m.P", trace.Field{Name: "name", Value: sv(k + "x")}, trace.Field{Name: "n", Value: iv(int64(r.Intn(3)))}))
+		call(name, []trace.Value{p, sv(k)}, []trace.Value{sv(k + "x"), nilv})
+	}
+	// A range whose bounds come in runs: counted once per run, x >= 0
+	// && x <= 9 would not be justified.
+	level := &Function{Name: "m.level", Params: []string{"x"}, Results: []string{"result"}}
+	for _, run := range [][2]int64{{0, 8}, {9, 8}, {4, 1}, {0, 1}, {9, 1}} {
+		for i := int64(0); i < run[1]; i++ {
+			call(level, []trace.Value{iv(run[0])}, []trace.Value{iv(2 * run[0])})
+		}
+	}
+	for i := 0; i < 30; i++ {
+		x := int64(1 + r.Intn(8))
+		call(level, []trace.Value{iv(x)}, []trace.Value{iv(2 * x)})
+	}
+	return &Calls{Functions: []*Function{clamp, level, name, sum}}
+}
+
+// TestRepeats mines with runs of equal rows fed once and counted again
+// (repeat.go) and with every row fed: the contracts are the same, with
+// all calls buffered and with most checked one at a time.
+func TestRepeats(t *testing.T) {
+	real := realCalls()
+	real.Functions = real.Functions[:4]
+	for _, f := range real.Functions {
+		f.Calls = f.Calls[:min(len(f.Calls), 3000)]
+	}
+	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "middle": middleCalls(), "real": real}
+	for name, cs := range fixtures {
+		for _, k := range []int{50, 1 << 30} {
+			for _, conf := range []float64{0, 0.5, 1} {
+				opt := Options{Confidence: conf}
+				noRepeats = true
+				want := mineBuffered(cs, opt, k)
+				noRepeats = false
+				if got := mineBuffered(cs, opt, k); got != want {
+					t.Errorf("%s, %d calls buffered, conf %g:\n%s\nwant (every row fed)\n%s", name, k, conf, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestRepeatsTrace is TestRepeats on the trace directory named by
+// CULPRIT_MINE_TRACE (skipped when unset): a real trace.
+func TestRepeatsTrace(t *testing.T) {
+	dir := os.Getenv("CULPRIT_MINE_TRACE")
+	if dir == "" {
+		t.Skip("CULPRIT_MINE_TRACE not set")
+	}
+	cs, err := Load(dir, CollectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noRepeats = true
+	want := mineBuffered(cs, Options{}, maxBuffered)
+	noRepeats = false
+	if got := mineBuffered(cs, Options{}, maxBuffered); got != want {
+		g, w := os.TempDir()+"/culprit-repeats-got.json", os.TempDir()+"/culprit-repeats-want.json"
+		os.WriteFile(g, []byte(got), 0o644)
+		os.WriteFile(w, []byte(want), 0o644)
+		t.Errorf("contracts differ with repeats counted: diff %s %s", w, g)
+	}
+}
