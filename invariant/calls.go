@@ -18,6 +18,30 @@ type Function struct {
 	Params  []string // the recorded parameters: the receiver first, then the arguments
 	Results []string // result names: "result", or "result0", "result1"..., or their Go names
 	Calls   []Call
+	// vals holds the values of the calls after the first MaxDeepCalls,
+	// side by side (keep): a function's calls are read in order, and
+	// one block is less for the collector than three slices a call.
+	vals []trace.Value
+}
+
+// valChunk is the size of a block of Function.vals, in values.
+const valChunk = 1024
+
+// keep returns a copy of vs without their parts (keeping errors'
+// messages), in f's block of values; nil when vs is empty.
+func (f *Function) keep(vs []trace.Value) []trace.Value {
+	if len(vs) == 0 {
+		return nil
+	}
+	if cap(f.vals)-len(f.vals) < len(vs) {
+		f.vals = make([]trace.Value, 0, max(valChunk, len(vs)))
+	}
+	start := len(f.vals)
+	for _, v := range vs {
+		v.Fields, v.Elems, v.Deep = nil, nil, false
+		f.vals = append(f.vals, v)
+	}
+	return f.vals[start:len(f.vals):len(f.vals)]
 }
 
 // Call is one observed call of a function.
@@ -205,7 +229,7 @@ func (p *process) event(e trace.Event) {
 		fr := frame{site: e.Site, f: f, call: -1}
 		if f != nil {
 			if len(f.Calls) >= MaxDeepCalls {
-				e.Values = shallow(e.Values)
+				e.Values = f.keep(e.Values)
 			}
 			call := Call{Args: e.Values, Site: p.c.site(e.From)}
 			f.Calls = append(f.Calls, call)
@@ -231,8 +255,9 @@ func (p *process) event(e trace.Event) {
 				p.c.panicked++
 			} else {
 				call.Returned = true
-				if fr.call >= MaxDeepCalls {
-					e.Values, e.Final = shallow(e.Values), shallow(e.Final)
+				deep := fr.call < MaxDeepCalls
+				if !deep {
+					e.Values = fr.f.keep(e.Values)
 				}
 				call.Results = e.Values
 				// An exit may record the parameters' final values
@@ -246,10 +271,17 @@ func (p *process) event(e trace.Event) {
 					// A parameter the instrumenter did not record at
 					// exit (a number, a string: nothing the caller can
 					// see changed) keeps its entry value.
-					call.Final = make([]trace.Value, len(final))
+					if deep {
+						call.Final = make([]trace.Value, len(final))
+					} else {
+						call.Final = fr.f.keep(final)
+					}
 					for i, v := range final {
 						if v.Tag == trace.ValUnknown && i < len(call.Args) {
 							v = call.Args[i]
+						}
+						if !deep {
+							v.Fields, v.Elems, v.Deep = nil, nil, false
 						}
 						call.Final[i] = v
 					}
@@ -275,23 +307,6 @@ func (p *process) event(e trace.Event) {
 // are learned from the first MaxDeepCalls calls; check finds those parts
 // absent in later calls (not applicable, not violated).
 const MaxDeepCalls = 1000
-
-// shallow returns vs without their parts (keeping errors' messages).
-func shallow(vs []trace.Value) []trace.Value {
-	deep := false
-	for _, v := range vs {
-		deep = deep || v.Deep
-	}
-	if !deep {
-		return vs
-	}
-	out := make([]trace.Value, len(vs))
-	for i, v := range vs {
-		v.Fields, v.Elems, v.Deep = nil, nil, false
-		out[i] = v
-	}
-	return out
-}
 
 // finish attributes the process's calls to their tests.
 func (p *process) finish(tp *trace.Process) {

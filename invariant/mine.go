@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -192,11 +193,13 @@ func mineFunction(f *Function, calls []*Call, opt Options, a *arena) *Spec {
 
 // prefix returns the miner of the preconditions as a view of m, the
 // postconditions' miner, when their samples are the same calls (every
-// call that did not panic returned) and no parameter changed (so the
-// parameters' variables are named alike and come first): the rows are
-// built once.
+// call that did not panic returned): the parameters' variables come
+// first, so the rows are built once. Where a parameter's part changed
+// (old(x) in postconditions) the view names it x, as a miner of the
+// preconditions alone would; it does so only when m left no variable
+// out (maxVars), so that the view has all of that miner's variables.
 func (m *miner) prefix(calls []*Call) (*miner, bool) {
-	if m.changed {
+	if m.changed && m.truncated {
 		return nil, false
 	}
 	for _, c := range calls {
@@ -213,12 +216,31 @@ func (m *miner) prefix(calls []*Call) (*miner, bool) {
 			return nil, false
 		}
 	}
-	pre := &miner{vars: m.vars[:k:k], props: m.props, conf: m.conf, seed: m.seed, samples: make([][]cell, len(m.samples)), rows: m.rows, rest: m.rest}
+	vars := m.vars[:k:k]
+	if m.changed {
+		vars = append([]variable(nil), vars...)
+		for i := range vars {
+			vars[i].name = entryName(vars[i].name)
+		}
+	}
+	pre := &miner{vars: vars, props: m.props, conf: m.conf, seed: m.seed, samples: make([][]cell, len(m.samples)), rows: m.rows, rest: m.rest, own: m.changed}
 	for i, row := range m.samples {
 		pre.samples[i] = row[:k:k]
 	}
 	pre.b = m.b.prefix(k)
 	return pre, true
+}
+
+// entryName is the name in preconditions of a variable named name in
+// postconditions: old(x) is x, len(old(x)) is len(x).
+func entryName(name string) string {
+	if strings.HasPrefix(name, "old(") && strings.HasSuffix(name, ")") {
+		return name[len("old(") : len(name)-1]
+	}
+	if strings.HasPrefix(name, "len(old(") && strings.HasSuffix(name, "))") {
+		return "len(" + name[len("len(old("):len(name)-2] + ")"
+	}
+	return name
 }
 
 // types counts the dynamic types of the parameters and results.
@@ -309,22 +331,24 @@ type variable struct {
 // the surviving candidates only, so memory grows with the variables and
 // the candidates, not with the calls.
 type miner struct {
-	vars    []variable
-	samples [][]cell // the rows of the first calls (nil once checked)
-	props   []*Expr
-	conf    float64
-	seed    maphash.Seed // of cell hashes
-	changed bool         // some parameter's part changed between entry and exit
-	rows    int          // samples: the first calls' and the streamed ones
-	b       *rowBuilder  // builds the rows of the later calls
-	rest    []*Call      // the later calls, rows not yet built
-	post    bool         // rows hold results: calls that returned only
-	loose   bool         // candidates: also those later calls may allow (>= 0 of unsigned)
-	lazy    bool         // the results go to reduce as they are: candidates over constants may wait (deferConstants)
-	arena   *arena       // the first calls' rows and the candidates come from it
-	hashes  []uint64     // the current row's cell hashes, by variable, when stamp matches
-	stamps  []uint32
-	stamp   uint32
+	vars      []variable
+	samples   [][]cell // the rows of the first calls (nil once checked)
+	props     []*Expr
+	conf      float64
+	seed      maphash.Seed // of cell hashes
+	changed   bool         // some parameter's part changed between entry and exit
+	truncated bool         // some variable was left out (maxVars)
+	own       bool         // a prefix view whose variables are its own (renamed): update them too
+	rows      int          // samples: the first calls' and the streamed ones
+	b         *rowBuilder  // builds the rows of the later calls
+	rest      []*Call      // the later calls, rows not yet built
+	post      bool         // rows hold results: calls that returned only
+	loose     bool         // candidates: also those later calls may allow (>= 0 of unsigned)
+	lazy      bool         // the results go to reduce as they are: candidates over constants may wait (deferConstants)
+	arena     *arena       // the first calls' rows and the candidates come from it
+	hashes    []uint64     // the current row's cell hashes, by variable, when stamp matches
+	stamps    []uint32
+	stamp     uint32
 }
 
 // maxBuffered is how many calls of a function are held as rows while
@@ -359,6 +383,7 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options, a *arena) *min
 	b := newRowBuilder(f, post, changed)
 	b.grow = func(name string, result bool) (int, bool) {
 		if len(m.vars) >= maxVars {
+			m.truncated = true
 			return 0, false
 		}
 		m.vars = append(m.vars, variable{name: name, base: len(m.vars), result: result})

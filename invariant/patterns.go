@@ -594,6 +594,9 @@ func survivorsShared(post, pre *miner) (postFacts, preFacts []*fact) {
 		clear(row)
 		row = post.b.fill(c, row)
 		post.update(row) // pre's variables are post's first k
+		if pre.own {
+			pre.update(row[:k])
+		}
 		if cp.left > 0 {
 			cp.feed(row)
 		}

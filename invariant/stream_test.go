@@ -3,6 +3,8 @@ package invariant
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/culprit-go/culprit/trace"
 )
 
 // TestStreamed mines the fixtures with the first calls buffered and the
@@ -56,4 +58,21 @@ func mineBuffered(cs *Calls, opt Options, k int) string {
 		panic(err)
 	}
 	return string(b)
+}
+
+// shallow returns vs without their parts (keeping errors' messages).
+func shallow(vs []trace.Value) []trace.Value {
+	deep := false
+	for _, v := range vs {
+		deep = deep || v.Deep
+	}
+	if !deep {
+		return vs
+	}
+	out := make([]trace.Value, len(vs))
+	for i, v := range vs {
+		v.Fields, v.Elems, v.Deep = nil, nil, false
+		out[i] = v
+	}
+	return out
 }
