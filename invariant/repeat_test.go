@@ -40,10 +40,11 @@ func repeatCalls() *Calls {
 		p := ptr("*m.P", strct("m.P", trace.Field{Name: "name", Value: sv(k + "x")}, trace.Field{Name: "n", Value: iv(int64(r.Intn(3)))}))
 		call(name, []trace.Value{p, sv(k)}, []trace.Value{sv(k + "x"), nilv})
 	}
-	// A range whose bounds come in runs: counted once per run, x >= 0
-	// && x <= 9 would not be justified.
+	// A range whose bounds come in runs, seven times each (the fewest
+	// that justify x >= 0 && x <= 9 at the default confidence): counted
+	// once per run, or one time too few, it would not be justified.
 	level := &Function{Name: "m.level", Params: []string{"x"}, Results: []string{"result"}}
-	for _, run := range [][2]int64{{0, 8}, {9, 8}, {4, 1}, {0, 1}, {9, 1}} {
+	for _, run := range [][2]int64{{0, 6}, {9, 6}, {4, 1}, {0, 1}, {9, 1}} {
 		for i := int64(0); i < run[1]; i++ {
 			call(level, []trace.Value{iv(run[0])}, []trace.Value{iv(2 * run[0])})
 		}

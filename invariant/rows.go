@@ -238,28 +238,62 @@ func (m *miner) each(fn func(row []cell) bool, again func(row []cell, n int)) {
 }
 
 // eachFirst is each over the rows built at first; it reports whether
-// fn did not stop it.
+// fn did not stop it. Equal rows are grouped wherever they are: each
+// distinct row is shown to fn where it first occurs, and again is told
+// at once how many times it occurs after. The order of the rows does
+// not change what the facts count (repeat.go), and the values come in
+// the order of their first occurrence, as they would row by row.
 func (m *miner) eachFirst(fn func(row []cell) bool, again func(row []cell, n int)) bool {
-	var last []cell
-	n := 0
-	for _, row := range m.samples {
-		if last != nil && !noRepeats && sameRow(row, last) {
-			n++
-			continue
+	times := m.repeats()
+	for r, row := range m.samples {
+		if times != nil && times[r] == 0 {
+			continue // a repeat of a row before it
 		}
-		if n > 0 && again != nil {
-			again(last, n)
-		}
-		n = 0
 		if !fn(row) {
 			return false
 		}
-		last = row
-	}
-	if n > 0 && again != nil {
-		again(last, n)
+		if times != nil && times[r] > 1 && again != nil {
+			again(row, int(times[r])-1)
+		}
 	}
 	return true
+}
+
+// repeats returns, for each of the first rows, how many times it occurs
+// when it is the first of its equals, and 0 when an equal row came
+// before it; nil when every row is to be fed.
+func (m *miner) repeats() []int32 {
+	if noRepeats || len(m.samples) < 2 {
+		return nil
+	}
+	times := make([]int32, len(m.samples))
+	first := make(map[uint64]int32, len(m.samples))
+	next := make([]int32, len(m.samples)) // the next distinct row of the same hash, or -1
+	for r, row := range m.samples {
+		h := uint64(len(row))
+		for i := range row {
+			h = (h ^ row[i].hash(m.seed)) * 0xff51afd7ed558ccd
+			h ^= h >> 31
+		}
+		next[r] = -1
+		j, ok := first[h]
+		if !ok {
+			first[h], times[r] = int32(r), 1
+			continue
+		}
+		for {
+			if sameRow(m.samples[j], row) {
+				times[j]++
+				break
+			}
+			if next[j] < 0 {
+				next[j], times[r] = int32(r), 1
+				break
+			}
+			j = next[j]
+		}
+	}
+	return times
 }
 
 // eachLater is each over the later calls only: a call whose values are
