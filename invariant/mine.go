@@ -223,7 +223,7 @@ func (m *miner) prefix(calls []*Call) (*miner, bool) {
 			vars[i].name = entryName(vars[i].name)
 		}
 	}
-	pre := &miner{vars: vars, props: m.props, conf: m.conf, seed: m.seed, samples: make([][]cell, len(m.samples)), rows: m.rows, rest: m.rest, own: m.changed}
+	pre := &miner{vars: vars, props: m.props, conf: m.conf, seed: m.seed, samples: make([][]cell, len(m.samples)), rows: m.rows, rest: m.rest, own: m.changed, arena: m.arena}
 	for i, row := range m.samples {
 		pre.samples[i] = row[:k:k]
 	}

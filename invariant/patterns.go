@@ -296,9 +296,16 @@ func (c *checking) shareEqual(live []*fact) []*fact {
 	if !shared {
 		return live
 	}
-	index := make(map[factKey]*fact, len(live))
+	// Facts by pattern and variables, packed into a word (user
+	// properties and aggregates are not looked up).
+	pack := func(o op, v [3]int) uint32 {
+		return uint32(o)<<21 | uint32(v[0])<<14 | uint32(v[1])<<7 | uint32(v[2])
+	}
+	index := make(map[uint32]*fact, len(live))
 	for _, f := range live {
-		index[f.key()] = f
+		if _, agg := aggregate(f.op); !agg && f.op != opUser {
+			index[pack(f.op, f.v)] = f
+		}
 	}
 	out := live[:0:0]
 	for _, f := range live {
@@ -306,13 +313,17 @@ func (c *checking) shareEqual(live []*fact) []*fact {
 			out = append(out, f)
 			continue
 		}
-		k := factKey{op: f.op}
+		var k [3]int
 		moved := false
 		for i := 0; i < f.n; i++ {
-			k.v[i] = lead[f.v[i]]
-			moved = moved || k.v[i] != f.v[i]
+			k[i] = lead[f.v[i]]
+			moved = moved || k[i] != f.v[i]
 		}
-		if l := index[k]; moved && l != nil && l != f {
+		if !moved {
+			out = append(out, f)
+			continue
+		}
+		if l := index[pack(f.op, k)]; l != nil && l != f {
 			c.followers = append(c.followers, follower{f, l})
 			continue
 		}
@@ -612,7 +623,7 @@ func survivorsShared(post, pre *miner) (postFacts, preFacts []*fact) {
 // maxVars variables and as many lengths).
 type varMask [2]uint64
 
-const _ = uint(128 - 2*maxVars) // a varMask holds them all
+const _ = uint(128 - 2*maxVars) // a varMask holds them all, and seven bits one (shareEqual)
 
 func (a varMask) within(b varMask) bool { return a[0]&^b[0] == 0 && a[1]&^b[1] == 0 }
 
