@@ -1,10 +1,14 @@
 package trace
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestSitesRoundTrip(t *testing.T) {
@@ -181,5 +185,119 @@ func TestReadDeepValues(t *testing.T) {
 		if v := p.Events[0].Values[0]; v.Tag != ValRef || v.Type != "*m.T" || v.String() != "*m.T(len 0)" {
 			t.Errorf("%s: a deep pointer reads as %+v, not as format 3's reference", tt.reason, v)
 		}
+	}
+}
+
+// deepFile is an events file with values of every kind, parts nested
+// and strings longer than the smallest bufio buffer.
+func deepFile() string {
+	head := EventsMagic + "\x04\x01p\x07\x0a\x00"
+	types := "Y\x01\x04*m.T" + "Y\x02\x03m.T" + "F\x02\x02\x01a\x01b" + "Y\x03\x05[]int" + "Y\x04\x13*errors.errorString" +
+		"Y\x05\x14map[string]m.Largest" + "Y\x06\x06[2]m.T" + "Y\x07\x05m.E{}" + "F\x07\x00"
+	ptr := "\x0a\x01" + "\x0d\x02\x02" + "\x04\x02" + "\x0b\x03\x09\x02\x04\x04\x04\x06"
+	err := "\x0e\x04\x04boom" + "\x08\x04\x00"
+	long := "\x07\x8c\x01\x40" + strings.Repeat("x", 64) // 140 bytes, the first 64 kept
+	float := "\x06\x00\x00\x00\x00\x00\x00\xf8\x3f"      // 1.5
+	array := "\x0c\x06\x02\x02" + "\x0d\x02\x02\x02\x0b\x03\x00\x00" + "\x0d\x07\x00"
+	enter := "E\x01\x01\x04\x00\x07" + ptr + err + long + float + array + "\x05\xff\x01" + "\x0e\x04\x04boom" + err
+	exit := "X\x01\x01\x04\x02\x07\x03\x03abc\x08\x05\x02"
+	read := "R\x01\x01\x05\x07\x03\x03abc\x03\x90\x01" + "\x0d\x02\x01\x07\x01\x01k"
+	write := "W\x01\x01\x05\x07\x03\x03abc\x02\x90\x01\x03\x08"
+	return head + types + "T\x01\x00\x00\x05TestA" + enter + exit + read + write + "P\x01\x01\x06" + long + "O\x01\x01\x00\x02\x03\x02" + "Z\x00"
+}
+
+// TestReadEventsReaders reads the same files, and every prefix of them,
+// from readers byte by byte and from bufio.Readers of all sizes (through
+// a window on their buffer), and gets the same processes and errors.
+func TestReadEventsReaders(t *testing.T) {
+	file := deepFile()
+	p, err := ReadEvents(strings.NewReader(file), nil)
+	if err != nil || len(p.Events) != 5 || p.Truncated {
+		t.Fatalf("deep file: %+v, %v", p, err)
+	}
+	want := []string{`&m.T{a: 1, b: []int{2, 3, ...}(len 9)}`, `error("boom")`, `"` + strings.Repeat("x", 64) + `"...(140 bytes)`, "1.5",
+		"[2]m.T{m.T{a: false, b: []int{}}, m.E{}{}}", "255", `error("boom")`}
+	var got []string
+	for _, v := range p.Events[0].Values {
+		got = append(got, v.Full())
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("deep file:\n got %q\nwant %q", got, want)
+	}
+	if k := p.Events[2].Loc.Key; k.Full() != `m.T{a: "k"}` {
+		t.Errorf("map key %s, want m.T{a: \"k\"}", k.Full())
+	}
+	files := []string{file, EventsMagic + "\x03\x01p\x07\x0a\x00" + "K\x01\x02\x03" + "k\x04" + "D\x02\x05\x06" + "d\x07" + "Z\x00"}
+	for _, f := range files {
+		for n := 0; n <= len(f); n++ {
+			data := f[:n]
+			want, wantErr := ReadEvents(strings.NewReader(data), nil)
+			readers := map[string]io.Reader{
+				"bufio 16":         bufio.NewReaderSize(strings.NewReader(data), 16),
+				"bufio 17, halves": bufio.NewReaderSize(iotest.HalfReader(strings.NewReader(data)), 17),
+				"bytes one by one": iotest.OneByteReader(strings.NewReader(data)),
+				"bufio 4096":       bufio.NewReader(strings.NewReader(data)),
+			}
+			for name, r := range readers {
+				got, err := ReadEvents(r, nil)
+				if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+					t.Errorf("%d bytes from %s:\n got %+v, %v\nwant %+v, %v", n, name, got, err, want, wantErr)
+				}
+			}
+		}
+	}
+}
+
+// TestReadEventsKept checks that what a reader hands out stays the
+// caller's: values kept from a callback are the values read into
+// Process.Events, and a slice appended to grows apart.
+func TestReadEventsKept(t *testing.T) {
+	file := deepFile()
+	p, err := ReadEvents(strings.NewReader(file), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []Event
+	if _, err := ReadEvents(bufio.NewReaderSize(strings.NewReader(file), 16), func(e Event) error { kept = append(kept, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(kept, p.Events) {
+		t.Errorf("kept from the callback:\n%+v\nread:\n%+v", kept, p.Events)
+	}
+	var check func(where string, vs []Value)
+	check = func(where string, vs []Value) {
+		if cap(vs) != len(vs) {
+			t.Errorf("%s: len %d cap %d: appending would write over other values", where, len(vs), cap(vs))
+		}
+		for _, v := range vs {
+			check(where+" elems", v.Elems)
+			if cap(v.Fields) != len(v.Fields) {
+				t.Errorf("%s: fields len %d cap %d", where, len(v.Fields), cap(v.Fields))
+			}
+			for _, f := range v.Fields {
+				check(where+" field "+f.Name, []Value{f.Value})
+			}
+		}
+	}
+	for _, e := range kept {
+		check(string(e.Tag), e.Values)
+	}
+}
+
+// TestReadSitesLeavesReader checks that reading a site table from a
+// bufio.Reader consumes the table and nothing after it.
+func TestReadSitesLeavesReader(t *testing.T) {
+	var b bytes.Buffer
+	sites := Sites{Root: "/m", Events: AllEvents, Sites: []Site{{Kind: KindFunc, File: "/m/a.go", Line: 1, Func: "m.F", Info: "m.F()"}}}
+	if err := WriteSites(&b, &sites); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("after")
+	r := bufio.NewReaderSize(&b, 16)
+	if _, err := ReadSites(r); err != nil {
+		t.Fatal(err)
+	}
+	if rest, _ := io.ReadAll(r); string(rest) != "after" {
+		t.Errorf("after the table: %q, want %q", rest, "after")
 	}
 }
