@@ -22,6 +22,35 @@ type Function struct {
 	// side by side (keep): a function's calls are read in order, and
 	// one block is less for the collector than three slices a call.
 	vals []trace.Value
+	// The values of the call before, among the first MaxDeepCalls
+	// (share).
+	lastArgs, lastResults []trace.Value
+}
+
+// share makes each value of vs that equals the one at its place in like
+// (the call before's) share like's parts, and returns vs, or a copy of
+// it when no value of it has parts of its own left: the block the
+// trace reader decoded its parts into is then garbage. Calls repeat
+// their receivers and arguments, so the first calls of a function hold
+// one copy of a repeated value, and comparing them later (changedParts,
+// rowBuilder.same) finds the parts the same at once.
+func share(vs, like []trace.Value) []trace.Value {
+	own := false
+	for i := range vs {
+		v := &vs[i]
+		if v.Fields == nil && v.Elems == nil && v.Err == nil {
+			continue
+		}
+		if i < len(like) && equalValues(v, &like[i]) {
+			*v = like[i]
+			continue
+		}
+		own = own || v.Fields != nil || v.Elems != nil
+	}
+	if own || len(vs) == 0 {
+		return vs
+	}
+	return append([]trace.Value(nil), vs...)
 }
 
 // valChunk is the size of a block of Function.vals, in values.
@@ -230,6 +259,9 @@ func (p *process) event(e trace.Event) {
 		if f != nil {
 			if len(f.Calls) >= MaxDeepCalls {
 				e.Values = f.keep(e.Values)
+			} else {
+				e.Values = share(e.Values, f.lastArgs)
+				f.lastArgs = e.Values
 			}
 			call := Call{Args: e.Values, Site: p.c.site(e.From)}
 			f.Calls = append(f.Calls, call)
@@ -277,7 +309,7 @@ func (p *process) event(e trace.Event) {
 						call.Final = fr.f.keep(final)
 					}
 					for i, v := range final {
-						if v.Tag == trace.ValUnknown && i < len(call.Args) {
+						if i < len(call.Args) && (v.Tag == trace.ValUnknown || deep && equalValues(&v, &call.Args[i])) {
 							v = call.Args[i]
 						}
 						if !deep {
@@ -285,6 +317,10 @@ func (p *process) event(e trace.Event) {
 						}
 						call.Final[i] = v
 					}
+				}
+				if deep {
+					call.Results = share(call.Results, fr.f.lastResults)
+					fr.f.lastResults = call.Results
 				}
 			}
 		}

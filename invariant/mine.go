@@ -623,17 +623,22 @@ func equalValues(a, b *trace.Value) bool {
 		len(a.Elems) != len(b.Elems) || len(a.Fields) != len(b.Fields) || (a.Err == nil) != (b.Err == nil) {
 		return false
 	}
-	if a.Err != nil && !equalValues(a.Err, b.Err) {
+	// Parts shared (the collector's share) are the same.
+	if a.Err != b.Err && a.Err != nil && !equalValues(a.Err, b.Err) {
 		return false
 	}
-	for i := range a.Elems {
-		if !equalValues(&a.Elems[i], &b.Elems[i]) {
-			return false
+	if len(a.Elems) > 0 && &a.Elems[0] != &b.Elems[0] {
+		for i := range a.Elems {
+			if !equalValues(&a.Elems[i], &b.Elems[i]) {
+				return false
+			}
 		}
 	}
-	for i := range a.Fields {
-		if a.Fields[i].Name != b.Fields[i].Name || !equalValues(&a.Fields[i].Value, &b.Fields[i].Value) {
-			return false
+	if len(a.Fields) > 0 && &a.Fields[0] != &b.Fields[0] {
+		for i := range a.Fields {
+			if a.Fields[i].Name != b.Fields[i].Name || !equalValues(&a.Fields[i].Value, &b.Fields[i].Value) {
+				return false
+			}
 		}
 	}
 	return true
