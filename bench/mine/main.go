@@ -6,8 +6,10 @@
 // packages, and reads the trace back in-process to count the calls
 // recorded and time the inference alone. It prints a table: calls,
 // functions, invariants, the wall time of go test and of culprit mine
-// (instrumenting, building, running and mining), their ratio, and the
-// inference speed in call records per second.
+// (instrumenting, building, running and mining), their ratio, the heap
+// live after reading the trace, and the inference speed in call records
+// per second (elapsed, the functions mined in parallel, and per CPU
+// second).
 //
 // Usage:
 //

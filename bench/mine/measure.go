@@ -7,6 +7,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ type result struct {
 	Mine            float64 // seconds of culprit mine: instrument, build, run, mine
 	MinePeak        int64   // largest resident set of culprit mine, bytes
 	Load            float64 // seconds reading the trace (in-process)
+	Live            int64   // bytes live after reading the trace (after a collection)
 	Infer           float64 // seconds of invariant.Mine (in-process)
 	InferCPU        float64 // CPU seconds of invariant.Mine
 	PlainExit       int
@@ -71,6 +73,10 @@ func infer(r *result, traceDir string) {
 		}
 		return
 	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	r.Live = int64(ms.HeapAlloc)
 	for _, f := range cs.Functions {
 		r.Functions++
 		r.Calls += len(f.Calls)
@@ -129,7 +135,7 @@ func lastLines(b []byte, n int) string {
 
 // table prints the results, then the totals.
 func table(w io.Writer, results []*result, markdown bool) {
-	rows := [][]string{{"module", "functions", "calls", "returned", "with invariants", "invariants", "go test s", "culprit mine s", "ratio", "mine peak GB", "read trace s", "infer s", "infer CPU s", "records/CPU s", "exit plain/mine"}}
+	rows := [][]string{{"module", "functions", "calls", "returned", "with invariants", "invariants", "go test s", "culprit mine s", "ratio", "mine peak GB", "read trace s", "live after read GB", "infer s", "infer CPU s", "records/s", "records/CPU s", "exit plain/mine"}}
 	var tot result
 	for _, r := range results {
 		if r.Err != "" && r.Calls == 0 {
@@ -137,7 +143,7 @@ func table(w io.Writer, results []*result, markdown bool) {
 			continue
 		}
 		rows = append(rows, []string{r.Module + "@" + r.Version, fmt.Sprint(r.Functions), fmt.Sprint(r.Calls), fmt.Sprint(r.Returned), fmt.Sprint(r.Specs), fmt.Sprint(r.Invariants),
-			fmt.Sprintf("%.1f", r.Plain), fmt.Sprintf("%.1f", r.Mine), ratio(r.Mine, r.Plain), gb(r.MinePeak), fmt.Sprintf("%.2f", r.Load), fmt.Sprintf("%.2f", r.Infer), fmt.Sprintf("%.2f", r.InferCPU), rate(r.Calls+r.Returned, r.InferCPU),
+			fmt.Sprintf("%.1f", r.Plain), fmt.Sprintf("%.1f", r.Mine), ratio(r.Mine, r.Plain), gb(r.MinePeak), fmt.Sprintf("%.2f", r.Load), gb(r.Live), fmt.Sprintf("%.2f", r.Infer), fmt.Sprintf("%.2f", r.InferCPU), rate(r.Calls+r.Returned, r.Infer), rate(r.Calls+r.Returned, r.InferCPU),
 			fmt.Sprintf("%d/%d", r.PlainExit, r.MineExit)})
 		tot.Functions += r.Functions
 		tot.Calls += r.Calls
@@ -148,11 +154,12 @@ func table(w io.Writer, results []*result, markdown bool) {
 		tot.Mine += r.Mine
 		tot.MinePeak = max(tot.MinePeak, r.MinePeak)
 		tot.Load += r.Load
+		tot.Live = max(tot.Live, r.Live)
 		tot.Infer += r.Infer
 		tot.InferCPU += r.InferCPU
 	}
 	rows = append(rows, []string{"total", fmt.Sprint(tot.Functions), fmt.Sprint(tot.Calls), fmt.Sprint(tot.Returned), fmt.Sprint(tot.Specs), fmt.Sprint(tot.Invariants),
-		fmt.Sprintf("%.1f", tot.Plain), fmt.Sprintf("%.1f", tot.Mine), ratio(tot.Mine, tot.Plain), gb(tot.MinePeak), fmt.Sprintf("%.2f", tot.Load), fmt.Sprintf("%.2f", tot.Infer), fmt.Sprintf("%.2f", tot.InferCPU), rate(tot.Calls+tot.Returned, tot.InferCPU), ""})
+		fmt.Sprintf("%.1f", tot.Plain), fmt.Sprintf("%.1f", tot.Mine), ratio(tot.Mine, tot.Plain), gb(tot.MinePeak), fmt.Sprintf("%.2f", tot.Load), gb(tot.Live), fmt.Sprintf("%.2f", tot.Infer), fmt.Sprintf("%.2f", tot.InferCPU), rate(tot.Calls+tot.Returned, tot.Infer), rate(tot.Calls+tot.Returned, tot.InferCPU), ""})
 	proof.WriteTable(w, rows, markdown)
 	for _, r := range results {
 		if r.Err != "" {
