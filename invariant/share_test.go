@@ -11,7 +11,9 @@ import (
 // keeps its own, and a record left with no parts of its own is copied
 // out of its block.
 func TestShare(t *testing.T) {
-	mk := func(xs ...int64) trace.Value { return ptr("*m.T", strct("m.T", trace.Field{Name: "xs", Value: ints(xs)})) }
+	mk := func(xs ...int64) trace.Value {
+		return ptr("*m.T", strct("m.T", trace.Field{Name: "xs", Value: ints(xs)}))
+	}
 	like := []trace.Value{mk(1, 2), iv(3)}
 	same := []trace.Value{mk(1, 2), iv(4)}
 	got := share(same, like)
