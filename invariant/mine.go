@@ -339,6 +339,7 @@ type miner struct {
 	changed   bool         // some parameter's part changed between entry and exit
 	truncated bool         // some variable was left out (maxVars)
 	own       bool         // a prefix view whose variables are its own (renamed): update them too
+	pre       *checking    // start: set aside the candidates the preconditions' checking has too (adopt)
 	rows      int          // samples: the first calls' and the streamed ones
 	b         *rowBuilder  // builds the rows of the later calls
 	rest      []*Call      // the later calls, rows not yet built

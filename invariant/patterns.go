@@ -7,6 +7,7 @@ import (
 	"go/printer"
 	"go/token"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -225,6 +226,12 @@ type checking struct {
 	// of the candidate over the first variables of their classes.
 	followers []follower
 	want      map[factKey]bool // wanted's
+	// below: the candidates over the first below variables alone are
+	// set aside (by pack) and the preconditions' survivors adopted.
+	below   int
+	pre     map[uint32]*fact // the preconditions' candidates
+	aside   map[uint32]*fact
+	adopted []*fact
 }
 
 // start instantiates the candidates.
@@ -244,6 +251,15 @@ func (m *miner) start() *checking {
 	if m.lazy && c.stats && !noSavings {
 		live = c.deferConstants()
 	}
+	if m.pre != nil {
+		c.below, c.pre = len(m.pre.m.vars), map[uint32]*fact{}
+		for _, f := range m.pre.all {
+			if f.op != opUser {
+				c.pre[pack(f.op, f.v)] = f
+			}
+		}
+	}
+	live, c.deferred = c.setAside(live), c.setAside(c.deferred)
 	if !noSavings {
 		live = c.shareEqual(live)
 	}
@@ -254,6 +270,82 @@ func (m *miner) start() *checking {
 
 // noSavings turns deferConstants and shareEqual off, for the tests.
 var noSavings bool
+
+// pack packs a fact's pattern and variables into a word (seven bits a
+// variable).
+func pack(o op, v [3]int) uint32 {
+	return uint32(o)<<21 | uint32(v[0])<<14 | uint32(v[1])<<7 | uint32(v[2])
+}
+
+// Facts over the parameters alone. The postconditions' miner has the
+// preconditions' variables first (a prefix view shares its rows), so
+// a candidate of its over those variables alone that the
+// preconditions' miner has too (the same pattern, variables and
+// elements) is checked on the same cells by both: when they are mined
+// together (survivorsShared) the postconditions' miner sets it aside
+// and adopts the preconditions' survivor, which reduce needs beside the
+// facts over the results (x == c hides the facts of x; equalities pick
+// leaders; orderings imply others). The candidates can differ where a
+// parameter's part changed: old(s[0]) is no element of s by name, s[0]
+// is. User properties are checked by both (their text names the
+// variables as each miner does).
+
+// noAdopt makes the postconditions' miner check every candidate, for
+// the tests.
+var noAdopt bool
+
+// setAside takes the candidates over the first c.below variables alone
+// that the preconditions' miner has too (in c.pre) out of facts, into
+// c.aside.
+func (c *checking) setAside(facts []*fact) []*fact {
+	if c.pre == nil {
+		return facts
+	}
+	if c.aside == nil {
+		c.aside = map[uint32]*fact{}
+	}
+	out := facts[:0:0]
+	for _, f := range facts {
+		if f.op != opUser && c.onlyBelow(f) {
+			if g := c.pre[pack(f.op, f.v)]; g != nil && slices.Equal(f.elems, g.elems) {
+				c.aside[pack(f.op, f.v)] = f
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// onlyBelow reports whether f reads the first c.below variables only.
+func (c *checking) onlyBelow(f *fact) bool {
+	for i := 0; i < f.n; i++ {
+		if f.v[i] >= c.below {
+			return false
+		}
+	}
+	for _, e := range f.elems {
+		if e >= c.below {
+			return false
+		}
+	}
+	return true
+}
+
+// adopt takes the preconditions' surviving facts for the candidates
+// set aside: their state (constants, what the formulas counted) is what
+// checking these would have gathered.
+func (c *checking) adopt(pre []*fact) {
+	for _, f := range pre {
+		g := c.aside[pack(f.op, f.v)]
+		if g == nil || f.op == opUser {
+			continue
+		}
+		g.consts = append([]cell(nil), f.consts...)
+		g.tally = f.tally
+		c.adopted = append(c.adopted, g)
+	}
+}
 
 // follower is a candidate whose variables were equal to those of its
 // leader in every first sample.
@@ -296,11 +388,8 @@ func (c *checking) shareEqual(live []*fact) []*fact {
 	if !shared {
 		return live
 	}
-	// Facts by pattern and variables, packed into a word (user
-	// properties and aggregates are not looked up).
-	pack := func(o op, v [3]int) uint32 {
-		return uint32(o)<<21 | uint32(v[0])<<14 | uint32(v[1])<<7 | uint32(v[2])
-	}
+	// Facts by pattern and variables (user properties and aggregates
+	// are not looked up).
 	index := make(map[uint32]*fact, len(live))
 	for _, f := range live {
 		if _, agg := aggregate(f.op); !agg && f.op != opUser {
@@ -537,6 +626,7 @@ func (c *checking) result() []*fact {
 	for _, g := range c.groups {
 		alive = append(alive, g.facts...)
 	}
+	alive = append(alive, c.adopted...)
 	sort.Slice(alive, func(i, j int) bool { return alive[i].order < alive[j].order })
 	alive = c.wanted(alive)
 	if more := c.wanted(c.undefer(alive)); len(more) > 0 {
@@ -573,7 +663,12 @@ func (c *checking) wanted(alive []*fact) []*fact {
 // of pre, a prefix view of it (prefix), building each later call's row
 // once for both.
 func survivorsShared(post, pre *miner) (postFacts, preFacts []*fact) {
-	cp, cq := post.start(), pre.start()
+	cq := pre.start()
+	if !noAdopt {
+		post.pre = cq
+	}
+	cp := post.start()
+	post.pre = nil
 	post.eachFirst(cp.feed, cp.again)
 	pre.eachFirst(cq.feed, cq.again)
 	cp.join()
@@ -616,7 +711,9 @@ func survivorsShared(post, pre *miner) (postFacts, preFacts []*fact) {
 		}
 	}
 	again()
-	return cp.result(), cq.result()
+	preFacts = cq.result()
+	cp.adopt(preFacts)
+	return cp.result(), preFacts
 }
 
 // varMask is a set of variables by position (a function has at most

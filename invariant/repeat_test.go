@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"slices"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/culprit-go/culprit/trace"
@@ -101,4 +104,94 @@ func TestRepeatsTrace(t *testing.T) {
 		os.WriteFile(w, []byte(want), 0o644)
 		t.Errorf("contracts differ with repeats counted: diff %s %s", w, g)
 	}
+}
+
+// TestAdopt mines with the postconditions' miner adopting the
+// preconditions' facts over the parameters alone and with it checking
+// them itself: the contracts are the same.
+func TestAdopt(t *testing.T) {
+	real := realCalls()
+	real.Functions = real.Functions[:4]
+	for _, f := range real.Functions {
+		f.Calls = f.Calls[:min(len(f.Calls), 3000)]
+	}
+	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "middle": middleCalls(), "real": real, "changed": changedCalls()}
+	for name, cs := range fixtures {
+		for _, k := range []int{50, 1 << 30} {
+			for _, conf := range []float64{0, 0.5, 1} {
+				opt := Options{Confidence: conf}
+				noAdopt = true
+				want := mineBuffered(cs, opt, k)
+				noAdopt = false
+				if got := mineBuffered(cs, opt, k); got != want {
+					t.Errorf("%s, %d calls buffered, conf %g:\n%s\nwant (postconditions' miner checking every candidate)\n%s", name, k, conf, got, want)
+				}
+			}
+		}
+		// The postconditions' facts before reduce, which hides most of
+		// those over the parameters alone.
+		for _, f := range cs.Functions {
+			noAdopt = true
+			want := postSurvivors(f)
+			noAdopt = false
+			if got := postSurvivors(f); got != want {
+				t.Errorf("%s, %s: postconditions' survivors\n%s\nwant\n%s", name, f.Name, got, want)
+			}
+		}
+	}
+}
+
+// postSurvivors returns the justified facts of f's postconditions'
+// miner, mined with the preconditions' (survivorsShared), before
+// reduce; "" when the two are not mined together.
+func postSurvivors(f *Function) string {
+	var calls []*Call
+	for i := range f.Calls {
+		if f.Calls[i].Passing() {
+			calls = append(calls, &f.Calls[i])
+		}
+	}
+	defer func(old int) { maxBuffered = old }(maxBuffered)
+	maxBuffered = 50
+	post := newMiner(f, calls, true, Options{}, &arena{})
+	pre, view := post.prefix(calls)
+	if !view || len(post.rest) == 0 {
+		return ""
+	}
+	post.lazy, pre.lazy = true, true
+	facts, _ := survivorsShared(post, pre)
+	var out []string
+	for _, x := range post.justified(facts) {
+		out = append(out, renderFact(post.vars, x))
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+// changedCalls are calls of a function that overwrites an element of a
+// sorted slice it is given a pointer to, keeping it sorted (btree's
+// items.insertAt): the elements are parts that change, named old(*s[0])
+// at entry in postconditions, which are no elements of *s by name (the
+// preconditions' *s[0] are), so the two miners' candidates over the
+// parameters differ.
+func changedCalls() *Calls {
+	r := rand.New(rand.NewSource(5))
+	f := &Function{Name: "m.items.set", Params: []string{"s", "i", "x"}}
+	for n := 0; n < 300; n++ {
+		xs := make([]int64, 4+r.Intn(3))
+		for j := range xs {
+			xs[j] = int64(r.Intn(50))
+		}
+		slices.Sort(xs)
+		i := r.Intn(len(xs))
+		x := xs[i] + int64(r.Intn(3))
+		if i+1 < len(xs) {
+			x = min(x, xs[i+1])
+		}
+		ys := slices.Clone(xs)
+		ys[i] = x
+		in, out := ptr("*[]int", ints(xs)), ptr("*[]int", ints(ys))
+		f.Calls = append(f.Calls, Call{Args: []trace.Value{in, iv(int64(i)), iv(x)}, Final: []trace.Value{out, iv(int64(i)), iv(x)}, Returned: true, Outcome: trace.OutcomePass, Test: "TestSet"})
+	}
+	return &Calls{Functions: []*Function{f}}
 }
