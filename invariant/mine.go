@@ -168,7 +168,7 @@ func mineFunction(f *Function, calls []*Call, opt Options, a *arena) *Spec {
 	post.lazy, pre.lazy = true, true
 	mined := map[*miner][]*fact{}
 	withPost := post.hasResult() && post.rows > 0
-	if view && withPost && len(post.rest) > 0 {
+	if view && withPost {
 		mined[post], mined[pre] = survivorsShared(post, pre)
 	}
 	for _, m := range []*miner{pre, post} {
