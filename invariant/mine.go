@@ -196,10 +196,11 @@ func mineFunction(f *Function, calls []*Call, opt Options, a *arena) *Spec {
 // call that did not panic returned): the parameters' variables come
 // first, so the rows are built once. Where a parameter's part changed
 // (old(x) in postconditions) the view names it x, as a miner of the
-// preconditions alone would; it does so only when m left no variable
-// out (maxVars), so that the view has all of that miner's variables.
+// preconditions alone would; it does so only when m left out no
+// variable of the parameters (maxVars; results left out do not
+// matter), so that the view has all of that miner's variables.
 func (m *miner) prefix(calls []*Call) (*miner, bool) {
-	if m.changed && m.truncated {
+	if m.changed && m.entryLeftOut {
 		return nil, false
 	}
 	for _, c := range calls {
@@ -331,25 +332,25 @@ type variable struct {
 // the surviving candidates only, so memory grows with the variables and
 // the candidates, not with the calls.
 type miner struct {
-	vars      []variable
-	samples   [][]cell // the rows of the first calls (nil once checked)
-	props     []*Expr
-	conf      float64
-	seed      maphash.Seed // of cell hashes
-	changed   bool         // some parameter's part changed between entry and exit
-	truncated bool         // some variable was left out (maxVars)
-	own       bool         // a prefix view whose variables are its own (renamed): update them too
-	pre       *checking    // start: set aside the candidates the preconditions' checking has too (adopt)
-	rows      int          // samples: the first calls' and the streamed ones
-	b         *rowBuilder  // builds the rows of the later calls
-	rest      []*Call      // the later calls, rows not yet built
-	post      bool         // rows hold results: calls that returned only
-	loose     bool         // candidates: also those later calls may allow (>= 0 of unsigned)
-	lazy      bool         // the results go to reduce as they are: candidates over constants may wait (deferConstants)
-	arena     *arena       // the first calls' rows and the candidates come from it
-	hashes    []uint64     // the current row's cell hashes, by variable, when stamp matches
-	stamps    []uint32
-	stamp     uint32
+	vars         []variable
+	samples      [][]cell // the rows of the first calls (nil once checked)
+	props        []*Expr
+	conf         float64
+	seed         maphash.Seed // of cell hashes
+	changed      bool         // some parameter's part changed between entry and exit
+	entryLeftOut bool         // some variable of the parameters was left out (maxVars)
+	own          bool         // a prefix view whose variables are its own (renamed): update them too
+	pre          *checking    // start: set aside the candidates the preconditions' checking has too (adopt)
+	rows         int          // samples: the first calls' and the streamed ones
+	b            *rowBuilder  // builds the rows of the later calls
+	rest         []*Call      // the later calls, rows not yet built
+	post         bool         // rows hold results: calls that returned only
+	loose        bool         // candidates: also those later calls may allow (>= 0 of unsigned)
+	lazy         bool         // the results go to reduce as they are: candidates over constants may wait (deferConstants)
+	arena        *arena       // the first calls' rows and the candidates come from it
+	hashes       []uint64     // the current row's cell hashes, by variable, when stamp matches
+	stamps       []uint32
+	stamp        uint32
 }
 
 // maxBuffered is how many calls of a function are held as rows while
@@ -384,7 +385,7 @@ func newMiner(f *Function, calls []*Call, post bool, opt Options, a *arena) *min
 	b := newRowBuilder(f, post, changed)
 	b.grow = func(name string, result bool) (int, bool) {
 		if len(m.vars) >= maxVars {
-			m.truncated = true
+			m.entryLeftOut = m.entryLeftOut || !result
 			return 0, false
 		}
 		m.vars = append(m.vars, variable{name: name, base: len(m.vars), result: result})
