@@ -252,7 +252,7 @@ func (m *miner) start() *checking {
 		live = c.deferConstants()
 	}
 	if m.pre != nil {
-		c.below, c.pre = len(m.pre.m.vars), map[uint32]*fact{}
+		c.below, c.pre = len(m.pre.m.vars), make(map[uint32]*fact, len(m.pre.all))
 		for _, f := range m.pre.all {
 			if f.op != opUser {
 				c.pre[pack(f.op, f.v)] = f
@@ -302,7 +302,7 @@ func (c *checking) setAside(facts []*fact) []*fact {
 		return facts
 	}
 	if c.aside == nil {
-		c.aside = map[uint32]*fact{}
+		c.aside = make(map[uint32]*fact, len(c.pre))
 	}
 	out := facts[:0:0]
 	for _, f := range facts {
@@ -752,7 +752,8 @@ type factGroup struct {
 // checked on the sample).
 func groupFacts(facts []*fact) []*factGroup {
 	var out []*factGroup
-	index := map[varMask]*factGroup{}
+	index := make(map[varMask]*factGroup, len(facts)/4)
+	var last *factGroup // the candidates over a tuple of variables come together
 	for _, f := range facts {
 		var m varMask
 		if si, ok := aggregate(f.op); ok {
@@ -762,11 +763,16 @@ func groupFacts(facts []*fact) []*factGroup {
 				m.add(f.v[i])
 			}
 		}
-		g := index[m]
+		g := last
+		if g == nil || g.mask != m {
+			g = index[m]
+		}
+		last = g
 		if g == nil {
 			g = &factGroup{mask: m}
 			index[m] = g
 			out = append(out, g)
+			last = g
 		}
 		g.facts = append(g.facts, f)
 	}
