@@ -168,8 +168,21 @@ func mineFunction(f *Function, calls []*Call, opt Options, a *arena) *Spec {
 	post.lazy, pre.lazy = true, true
 	mined := map[*miner][]*fact{}
 	withPost := post.hasResult() && post.rows > 0
-	if view && withPost {
+	switch {
+	case view && withPost:
 		mined[post], mined[pre] = survivorsShared(post, pre)
+	case withPost && post.entryLeftOut && !noAdopt && sameSamples(calls):
+		// Not a view only because the postconditions' miner left out
+		// some variables of the parameters: the candidates over those
+		// it has are still the preconditions', by name, on the same
+		// calls' entry values.
+		cq := pre.start()
+		mined[pre] = pre.finish(cq)
+		post.pre, post.preByName = cq, true
+		cp := post.start()
+		post.pre = nil
+		cp.adopt(mined[pre], pre)
+		mined[post] = post.finish(cp)
 	}
 	for _, m := range []*miner{pre, post} {
 		isPost := m == post
@@ -203,10 +216,8 @@ func (m *miner) prefix(calls []*Call) (*miner, bool) {
 	if m.changed && m.entryLeftOut {
 		return nil, false
 	}
-	for _, c := range calls {
-		if !c.Panicked && !c.Returned {
-			return nil, false
-		}
+	if !sameSamples(calls) {
+		return nil, false
 	}
 	k := 0
 	for k < len(m.vars) && !m.vars[k].result {
@@ -230,6 +241,17 @@ func (m *miner) prefix(calls []*Call) (*miner, bool) {
 	}
 	pre.b = m.b.prefix(k)
 	return pre, true
+}
+
+// sameSamples reports whether the pre- and postconditions' miners take
+// the same calls: every call that did not panic returned.
+func sameSamples(calls []*Call) bool {
+	for _, c := range calls {
+		if !c.Panicked && !c.Returned {
+			return false
+		}
+	}
+	return true
 }
 
 // entryName is the name in preconditions of a variable named name in
@@ -341,6 +363,7 @@ type miner struct {
 	entryLeftOut bool         // some variable of the parameters was left out (maxVars)
 	own          bool         // a prefix view whose variables are its own (renamed): update them too
 	pre          *checking    // start: set aside the candidates the preconditions' checking has too (adopt)
+	preByName    bool         // pre is another miner's: match its variables by name
 	rows         int          // samples: the first calls' and the streamed ones
 	b            *rowBuilder  // builds the rows of the later calls
 	rest         []*Call      // the later calls, rows not yet built

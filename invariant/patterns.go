@@ -190,8 +190,11 @@ const maxDistinct = 1 << 14
 // string), the candidates the narrower variables would not have had
 // are dropped at the end, so that the result is the one of
 // instantiating over all the samples at once.
-func (m *miner) survivors() []*fact {
-	c := m.start()
+func (m *miner) survivors() []*fact { return m.finish(m.start()) }
+
+// finish feeds every sample to the candidates of c and returns those
+// that held.
+func (m *miner) finish(c *checking) []*fact {
 	m.eachFirst(c.feed, c.again)
 	c.join()
 	if c.left > 0 {
@@ -228,10 +231,13 @@ type checking struct {
 	want      map[factKey]bool // wanted's
 	// below: the candidates over the first below variables alone are
 	// set aside (by pack) and the preconditions' survivors adopted.
-	below   int
-	pre     map[uint32]*fact // the preconditions' candidates
-	aside   map[uint32]*fact
-	adopted []*fact
+	below int
+	pre   map[uint32]*fact // the preconditions' candidates
+	aside map[uint32]*fact
+	// By name, when the preconditions' miner is not a view (nameKey).
+	preNames   map[string]bool
+	asideNames map[string]*fact
+	adopted    []*fact
 }
 
 // start instantiates the candidates.
@@ -251,7 +257,19 @@ func (m *miner) start() *checking {
 	if m.lazy && c.stats && !noSavings {
 		live = c.deferConstants()
 	}
-	if m.pre != nil {
+	switch {
+	case m.pre != nil && m.preByName:
+		// Another miner: its variables are matched by name.
+		for c.below < len(m.vars) && !m.vars[c.below].result {
+			c.below++
+		}
+		c.preNames = make(map[string]bool, len(m.pre.all))
+		for _, f := range m.pre.all {
+			if f.op != opUser {
+				c.preNames[m.pre.m.nameKey(f, false)] = true
+			}
+		}
+	case m.pre != nil:
 		c.below, c.pre = len(m.pre.m.vars), make(map[uint32]*fact, len(m.pre.all))
 		for _, f := range m.pre.all {
 			if f.op != opUser {
@@ -298,23 +316,52 @@ var noAdopt bool
 // that the preconditions' miner has too (in c.pre) out of facts, into
 // c.aside.
 func (c *checking) setAside(facts []*fact) []*fact {
-	if c.pre == nil {
+	if c.pre == nil && c.preNames == nil {
 		return facts
 	}
-	if c.aside == nil {
+	if c.aside == nil && c.pre != nil {
 		c.aside = make(map[uint32]*fact, len(c.pre))
+	}
+	if c.asideNames == nil && c.preNames != nil {
+		c.asideNames = make(map[string]*fact, len(c.preNames))
 	}
 	out := facts[:0:0]
 	for _, f := range facts {
 		if f.op != opUser && c.onlyBelow(f) {
-			if g := c.pre[pack(f.op, f.v)]; g != nil && slices.Equal(f.elems, g.elems) {
-				c.aside[pack(f.op, f.v)] = f
+			if c.pre != nil {
+				if g := c.pre[pack(f.op, f.v)]; g != nil && slices.Equal(f.elems, g.elems) {
+					c.aside[pack(f.op, f.v)] = f
+					continue
+				}
+			} else if k := c.m.nameKey(f, true); c.preNames[k] {
+				c.asideNames[k] = f
 				continue
 			}
 		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// nameKey identifies a candidate by its pattern and the names of its
+// variables and elements, those of the postconditions' parameters
+// (entry) named as the preconditions name them.
+func (m *miner) nameKey(f *fact, entry bool) string {
+	name := func(v int) string {
+		if entry {
+			return entryName(m.vars[v].name)
+		}
+		return m.vars[v].name
+	}
+	k := string(rune(f.op))
+	for i := 0; i < f.n; i++ {
+		k += "\x00" + name(f.v[i])
+	}
+	k += "\x01"
+	for _, e := range f.elems {
+		k += "\x00" + name(e)
+	}
+	return k
 }
 
 // onlyBelow reports whether f reads the first c.below variables only.
@@ -335,10 +382,18 @@ func (c *checking) onlyBelow(f *fact) bool {
 // adopt takes the preconditions' surviving facts for the candidates
 // set aside: their state (constants, what the formulas counted) is what
 // checking these would have gathered.
-func (c *checking) adopt(pre []*fact) {
+func (c *checking) adopt(pre []*fact, from *miner) {
 	for _, f := range pre {
-		g := c.aside[pack(f.op, f.v)]
-		if g == nil || f.op == opUser {
+		if f.op == opUser {
+			continue
+		}
+		var g *fact
+		if c.asideNames != nil {
+			g = c.asideNames[from.nameKey(f, false)]
+		} else {
+			g = c.aside[pack(f.op, f.v)]
+		}
+		if g == nil {
 			continue
 		}
 		g.consts = append([]cell(nil), f.consts...)
@@ -712,7 +767,7 @@ func survivorsShared(post, pre *miner) (postFacts, preFacts []*fact) {
 	}
 	again()
 	preFacts = cq.result()
-	cp.adopt(preFacts)
+	cp.adopt(preFacts, pre)
 	return cp.result(), preFacts
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -115,7 +116,7 @@ func TestAdopt(t *testing.T) {
 	for _, f := range real.Functions {
 		f.Calls = f.Calls[:min(len(f.Calls), 3000)]
 	}
-	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "middle": middleCalls(), "real": real, "changed": changedCalls()}
+	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "middle": middleCalls(), "real": real, "changed": changedCalls(), "wide": wideCalls()}
 	for name, cs := range fixtures {
 		for _, k := range []int{50, 1 << 30} {
 			for _, conf := range []float64{0, 0.5, 1} {
@@ -192,6 +193,31 @@ func changedCalls() *Calls {
 		ys[i] = x
 		in, out := ptr("*[]int", ints(xs)), ptr("*[]int", ints(ys))
 		f.Calls = append(f.Calls, Call{Args: []trace.Value{in, iv(int64(i)), iv(x)}, Final: []trace.Value{out, iv(int64(i)), iv(x)}, Returned: true, Outcome: trace.OutcomePass, Test: "TestSet"})
+	}
+	return &Calls{Functions: []*Function{f}}
+}
+
+// wideCalls are calls of a method whose receiver has more parts than
+// maxVars admits and changes in the call (an element is appended to a
+// slice field): the postconditions' miner, whose results take slots,
+// leaves out elements the preconditions' miner has, so the two are not
+// one view and their candidates are matched by name (yaml.v3's parser).
+func wideCalls() *Calls {
+	r := rand.New(rand.NewSource(9))
+	f := &Function{Name: "m.parser.push", Params: []string{"p", "x"}, Results: []string{"result"}}
+	for n := 0; n < 400; n++ {
+		var fs []trace.Field
+		for j := 0; j < 40; j++ {
+			fs = append(fs, trace.Field{Name: "f" + strconv.Itoa(j), Value: iv(int64(j + r.Intn(3)))})
+		}
+		items := make([]int64, 1+r.Intn(5))
+		for j := range items {
+			items[j] = int64(r.Intn(20))
+		}
+		x := int64(r.Intn(20))
+		in := ptr("*m.parser", strct("m.parser", append(slices.Clone(fs), trace.Field{Name: "items", Value: ints(items)})...))
+		out := ptr("*m.parser", strct("m.parser", append(slices.Clone(fs), trace.Field{Name: "items", Value: ints(append(slices.Clone(items), x))})...))
+		f.Calls = append(f.Calls, Call{Args: []trace.Value{in, iv(x)}, Results: []trace.Value{iv(int64(len(items) + 1))}, Final: []trace.Value{out, iv(x)}, Returned: true, Outcome: trace.OutcomePass, Test: "TestPush"})
 	}
 	return &Calls{Functions: []*Function{f}}
 }
