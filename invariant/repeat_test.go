@@ -221,3 +221,25 @@ func wideCalls() *Calls {
 	}
 	return &Calls{Functions: []*Function{f}}
 }
+
+// TestPlans mines with the parts of values put where the plan of the
+// value before says (plan.go) and with every value derived by name: the
+// contracts are the same.
+func TestPlans(t *testing.T) {
+	real := realCalls()
+	real.Functions = real.Functions[:4]
+	for _, f := range real.Functions {
+		f.Calls = f.Calls[:min(len(f.Calls), 1500)]
+	}
+	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "real": real, "changed": changedCalls(), "wide": wideCalls()}
+	for name, cs := range fixtures {
+		for _, k := range []int{50, 1 << 30} {
+			noPlans = true
+			want := mineBuffered(cs, Options{}, k)
+			noPlans = false
+			if got := mineBuffered(cs, Options{}, k); got != want {
+				t.Errorf("%s, %d calls buffered:\n%s\nwant (every value derived by name)\n%s", name, k, got, want)
+			}
+		}
+	}
+}

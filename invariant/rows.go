@@ -31,6 +31,11 @@ type rowBuilder struct {
 	lens   [][2]int // once placed: the positions of x and of len(x)
 	placed bool
 	width  int
+	// Plans of the values of the call before, by kind and position
+	// (plan.go); slot is where the last put went (-1: nowhere).
+	plans   [planKinds][]plan
+	scratch shape
+	slot    int
 }
 
 type slot struct {
@@ -46,7 +51,8 @@ func newRowBuilder(f *Function, post bool, changed map[string]bool) *rowBuilder 
 // new and grow allows.
 func (b *rowBuilder) put(name string, result bool, c cell) {
 	if b.at < len(b.seq) && b.seq[b.at].name == name {
-		b.set(b.seq[b.at].j, c)
+		b.slot = b.seq[b.at].j
+		b.set(b.slot, c)
 		b.at++
 		return
 	}
@@ -69,6 +75,7 @@ func (b *rowBuilder) put(name string, result bool, c cell) {
 		}
 		b.index[name] = j
 	}
+	b.slot = j
 	b.set(j, c)
 }
 
@@ -150,12 +157,15 @@ func (b *rowBuilder) place(pos []int, vars []variable) {
 		}
 	}
 	b.placed, b.width = true, len(vars)
+	b.forget()
 }
 
 // prefix returns a builder of the entry values alone, into the first k
 // variables (the parameters, their parts and lengths come first).
 func (b *rowBuilder) prefix(k int) *rowBuilder {
 	p := *b
+	p.forget()
+	p.scratch = shape{}
 	p.post = false
 	p.seq = nil
 	p.index = map[string]int{}
@@ -184,7 +194,7 @@ func (b *rowBuilder) fill(c *Call, row []cell) []cell {
 			if a := &c.Args[i]; b.direct && !a.Deep && a.Err == nil {
 				b.set(b.pp[i], cellOf(*a)) // the common case, without derive
 			} else {
-				derive(b.nm, p, *a, b.entry)
+				b.deriveInto(planArg, i, p, a, b.entry)
 			}
 		}
 	}
@@ -194,14 +204,14 @@ func (b *rowBuilder) fill(c *Call, row []cell) []cell {
 				if v := &c.Results[i]; b.direct && !v.Deep && v.Err == nil {
 					b.set(b.rp[i], cellOf(*v))
 				} else {
-					derive(b.nm, r, *v, b.result)
+					b.deriveInto(planResult, i, r, v, b.result)
 				}
 			}
 		}
 		if len(b.changed) > 0 {
 			for i, p := range f.Params {
 				if i < len(c.Final) {
-					derive(b.nm, p, c.Final[i], b.final)
+					b.deriveInto(planFinal, i, p, &c.Final[i], b.final)
 				}
 			}
 		}
