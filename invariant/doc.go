@@ -69,6 +69,16 @@
 // repeat much: on toml's trace half of the first rows, and 64% of the
 // later calls, equal another.
 //
+// When the pre- and postconditions are mined together, the
+// postconditions' miner does not check its candidates over the
+// parameters alone that the preconditions' miner has too (same
+// pattern, variables and elements: by position when one miner is a
+// view of the other, by name otherwise); it adopts that miner's
+// survivors, which reduce needs beside the facts over the results
+// (TestAdopt). A value with the shape of the parameter's value in the
+// call before puts its cells where that one's derived parts went,
+// without naming its parts again (plan.go, TestPlans).
+//
 // The collector keeps a function's later calls' values side by side in
 // blocks (Function.keep), and lets a first call's value equal to the
 // call before's share its parts (share), so repeated receivers are held
