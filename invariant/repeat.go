@@ -36,11 +36,28 @@ func sameValues(a, b []trace.Value) bool {
 		return false
 	}
 	for i := range a {
-		if !equalValues(&a[i], &b[i]) {
+		if !identical(&a[i], &b[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// identical reports whether two recorded values are the same without
+// comparing their parts one by one: parts are the same only when they
+// are shared (the collector shares the parts of a value equal to the
+// call before's). Equal values with parts of their own are taken as
+// different, which only costs building a row again.
+func identical(a, b *trace.Value) bool {
+	if a.Tag != b.Tag || a.Int != b.Int || a.Uint != b.Uint || math.Float64bits(a.Float) != math.Float64bits(b.Float) ||
+		a.Str != b.Str || a.Len != b.Len || a.Type != b.Type || a.Deep != b.Deep ||
+		len(a.Elems) != len(b.Elems) || len(a.Fields) != len(b.Fields) || (a.Err == nil) != (b.Err == nil) {
+		return false
+	}
+	if a.Err != nil && a.Err != b.Err && !equalValues(a.Err, b.Err) {
+		return false
+	}
+	return (len(a.Elems) == 0 || &a.Elems[0] == &b.Elems[0]) && (len(a.Fields) == 0 || &a.Fields[0] == &b.Fields[0])
 }
 
 // sameRow reports whether two rows have the same cells, floats compared
