@@ -640,12 +640,18 @@ func sameShape(a, b trace.Value) bool {
 	return true
 }
 
+// sameTop reports whether two recorded values are the same but for
+// their parts, of which they have as many.
+func sameTop(a, b *trace.Value) bool {
+	return a.Tag == b.Tag && a.Int == b.Int && a.Uint == b.Uint && math.Float64bits(a.Float) == math.Float64bits(b.Float) &&
+		a.Str == b.Str && a.Len == b.Len && a.Type == b.Type && a.Deep == b.Deep &&
+		len(a.Elems) == len(b.Elems) && len(a.Fields) == len(b.Fields) && (a.Err == nil) == (b.Err == nil)
+}
+
 // equalValues reports whether two recorded values are the same, parts
 // and all.
 func equalValues(a, b *trace.Value) bool {
-	if a.Tag != b.Tag || a.Int != b.Int || a.Uint != b.Uint || math.Float64bits(a.Float) != math.Float64bits(b.Float) ||
-		a.Str != b.Str || a.Len != b.Len || a.Type != b.Type || a.Deep != b.Deep ||
-		len(a.Elems) != len(b.Elems) || len(a.Fields) != len(b.Fields) || (a.Err == nil) != (b.Err == nil) {
+	if !sameTop(a, b) {
 		return false
 	}
 	// Parts shared (the collector's share) are the same.

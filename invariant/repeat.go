@@ -49,9 +49,7 @@ func sameValues(a, b []trace.Value) bool {
 // call before's). Equal values with parts of their own are taken as
 // different, which only costs building a row again.
 func identical(a, b *trace.Value) bool {
-	if a.Tag != b.Tag || a.Int != b.Int || a.Uint != b.Uint || math.Float64bits(a.Float) != math.Float64bits(b.Float) ||
-		a.Str != b.Str || a.Len != b.Len || a.Type != b.Type || a.Deep != b.Deep ||
-		len(a.Elems) != len(b.Elems) || len(a.Fields) != len(b.Fields) || (a.Err == nil) != (b.Err == nil) {
+	if !sameTop(a, b) {
 		return false
 	}
 	if a.Err != nil && a.Err != b.Err && !equalValues(a.Err, b.Err) {

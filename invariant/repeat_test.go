@@ -64,21 +64,36 @@ func repeatCalls() *Calls {
 // (repeat.go) and with every row fed: the contracts are the same, with
 // all calls buffered and with most checked one at a time.
 func TestRepeats(t *testing.T) {
+	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "middle": middleCalls(), "real": someRealCalls(4, 3000)}
+	sameWithout(t, &noRepeats, "every row fed", fixtures, []float64{0, 0.5, 1})
+}
+
+// someRealCalls is the first funcs functions of realCalls, at most n
+// calls each.
+func someRealCalls(funcs, n int) *Calls {
 	real := realCalls()
-	real.Functions = real.Functions[:4]
+	real.Functions = real.Functions[:funcs]
 	for _, f := range real.Functions {
-		f.Calls = f.Calls[:min(len(f.Calls), 3000)]
+		f.Calls = f.Calls[:min(len(f.Calls), n)]
 	}
-	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "middle": middleCalls(), "real": real}
+	return real
+}
+
+// sameWithout mines each fixture with *off true and false (a saving
+// turned off, and on: the contracts must not depend on it), with 50
+// calls buffered and with all, at each confidence limit, and reports
+// where the contracts differ.
+func sameWithout(t *testing.T, off *bool, what string, fixtures map[string]*Calls, confs []float64) {
+	t.Helper()
 	for name, cs := range fixtures {
 		for _, k := range []int{50, 1 << 30} {
-			for _, conf := range []float64{0, 0.5, 1} {
+			for _, conf := range confs {
 				opt := Options{Confidence: conf}
-				noRepeats = true
+				*off = true
 				want := mineBuffered(cs, opt, k)
-				noRepeats = false
+				*off = false
 				if got := mineBuffered(cs, opt, k); got != want {
-					t.Errorf("%s, %d calls buffered, conf %g:\n%s\nwant (every row fed)\n%s", name, k, conf, got, want)
+					t.Errorf("%s, %d calls buffered, conf %g:\n%s\nwant (%s)\n%s", name, k, conf, got, what, want)
 				}
 			}
 		}
@@ -111,26 +126,11 @@ func TestRepeatsTrace(t *testing.T) {
 // preconditions' facts over the parameters alone and with it checking
 // them itself: the contracts are the same.
 func TestAdopt(t *testing.T) {
-	real := realCalls()
-	real.Functions = real.Functions[:4]
-	for _, f := range real.Functions {
-		f.Calls = f.Calls[:min(len(f.Calls), 3000)]
-	}
-	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "middle": middleCalls(), "real": real, "changed": changedCalls(), "wide": wideCalls()}
+	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "middle": middleCalls(), "real": someRealCalls(4, 3000), "changed": changedCalls(), "wide": wideCalls()}
+	sameWithout(t, &noAdopt, "postconditions' miner checking every candidate", fixtures, []float64{0, 0.5, 1})
+	// The postconditions' facts before reduce, which hides most of those
+	// over the parameters alone.
 	for name, cs := range fixtures {
-		for _, k := range []int{50, 1 << 30} {
-			for _, conf := range []float64{0, 0.5, 1} {
-				opt := Options{Confidence: conf}
-				noAdopt = true
-				want := mineBuffered(cs, opt, k)
-				noAdopt = false
-				if got := mineBuffered(cs, opt, k); got != want {
-					t.Errorf("%s, %d calls buffered, conf %g:\n%s\nwant (postconditions' miner checking every candidate)\n%s", name, k, conf, got, want)
-				}
-			}
-		}
-		// The postconditions' facts before reduce, which hides most of
-		// those over the parameters alone.
 		for _, f := range cs.Functions {
 			noAdopt = true
 			want := postSurvivors(f)
@@ -226,20 +226,6 @@ func wideCalls() *Calls {
 // value before says (plan.go) and with every value derived by name: the
 // contracts are the same.
 func TestPlans(t *testing.T) {
-	real := realCalls()
-	real.Functions = real.Functions[:4]
-	for _, f := range real.Functions {
-		f.Calls = f.Calls[:min(len(f.Calls), 1500)]
-	}
-	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "real": real, "changed": changedCalls(), "wide": wideCalls()}
-	for name, cs := range fixtures {
-		for _, k := range []int{50, 1 << 30} {
-			noPlans = true
-			want := mineBuffered(cs, Options{}, k)
-			noPlans = false
-			if got := mineBuffered(cs, Options{}, k); got != want {
-				t.Errorf("%s, %d calls buffered:\n%s\nwant (every value derived by name)\n%s", name, k, got, want)
-			}
-		}
-	}
+	fixtures := map[string]*Calls{"repeat": repeatCalls(), "deep": deepCalls(), "aggregate": aggregateCalls(), "real": someRealCalls(4, 1500), "changed": changedCalls(), "wide": wideCalls()}
+	sameWithout(t, &noPlans, "every value derived by name", fixtures, []float64{0})
 }

@@ -24,23 +24,6 @@ func TestSavings(t *testing.T) {
 		args := []trace.Value{iv(a), iv(b), iv(c), iv(9), sv(s), sv("key")}
 		split.Calls = append(split.Calls, Call{Args: args, Results: []trace.Value{iv(a + b + c)}, Returned: true, Outcome: trace.OutcomePass, Test: "TestSplit"})
 	}
-	real := realCalls()
-	real.Functions = real.Functions[:6]
-	for _, f := range real.Functions {
-		f.Calls = f.Calls[:min(len(f.Calls), 1200)]
-	}
-	fixtures := map[string]*Calls{"deep": deepCalls(), "aggregate": aggregateCalls(), "middle": middleCalls(), "split": {Functions: []*Function{split}}, "real": real}
-	for name, cs := range fixtures {
-		for _, k := range []int{50, 1 << 30} {
-			for _, conf := range []float64{0, 0.5, 1} {
-				opt := Options{Confidence: conf}
-				noSavings = true
-				want := mineBuffered(cs, opt, k)
-				noSavings = false
-				if got := mineBuffered(cs, opt, k); got != want {
-					t.Errorf("%s, %d calls buffered, conf %g:\n%s\nwant (without the savings)\n%s", name, k, conf, got, want)
-				}
-			}
-		}
-	}
+	fixtures := map[string]*Calls{"deep": deepCalls(), "aggregate": aggregateCalls(), "middle": middleCalls(), "split": {Functions: []*Function{split}}, "real": someRealCalls(6, 1200)}
+	sameWithout(t, &noSavings, "without the savings", fixtures, []float64{0, 0.5, 1})
 }
