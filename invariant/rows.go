@@ -238,9 +238,10 @@ func lenCell(c cell) cell {
 // each calls fn with every sample of m: the rows built at first, then
 // a row for each later call, built into one slice that fn must not
 // keep. The later rows update what the variables are (flags). fn
-// returns false to stop. A row the same as the one before it is not
-// shown to fn: again, when not nil, is told how many times the row fn
-// saw last came again (repeat.go).
+// returns false to stop. A row equal to one fn saw (any of the first
+// rows; the call before's, among the later ones) is not shown to fn:
+// again, when not nil, is told how many more times the row fn saw last
+// came (repeat.go).
 func (m *miner) each(fn func(row []cell) bool, again func(row []cell, n int)) {
 	if m.eachFirst(fn, again) {
 		m.eachLater(fn, again)
