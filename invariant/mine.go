@@ -145,16 +145,20 @@ func contrastFunction(f *Function, opt Options, a *arena) *Spec {
 			pm := newMiner(f, pass, post, opt, a)
 			facts = pm.violated(facts)
 		}
-		facts = m.justified(facts)
-		facts = reduce(m.vars, facts)
-		list := render(m.vars, facts, post)
-		if post {
-			s.Post, s.Returned = list, m.rows
-		} else {
-			s.Pre = list
-		}
+		s.conditions(m, facts, post)
 	}
 	return s
+}
+
+// conditions sets s's postconditions (post) or preconditions: m's facts
+// that are justified and not implied by others, rendered.
+func (s *Spec) conditions(m *miner, facts []*fact, post bool) {
+	list := render(m.vars, reduce(m.vars, m.justified(facts)), post)
+	if post {
+		s.Post, s.Returned = list, m.rows
+	} else {
+		s.Pre = list
+	}
 }
 
 func mineFunction(f *Function, calls []*Call, opt Options, a *arena) *Spec {
@@ -193,13 +197,7 @@ func mineFunction(f *Function, calls []*Call, opt Options, a *arena) *Spec {
 		if !ok {
 			facts = m.survivors()
 		}
-		facts = reduce(m.vars, m.justified(facts))
-		list := render(m.vars, facts, isPost)
-		if isPost {
-			s.Post, s.Returned = list, m.rows
-		} else {
-			s.Pre = list
-		}
+		s.conditions(m, facts, isPost)
 	}
 	return s
 }
