@@ -303,17 +303,18 @@ func (p *process) event(e trace.Event) {
 					// A parameter the instrumenter did not record at
 					// exit (a number, a string: nothing the caller can
 					// see changed) keeps its entry value.
-					if deep {
+					switch {
+					case deep:
 						call.Final = make([]trace.Value, len(final))
-					} else {
+					case e.Final == nil:
+						call.Final = final // already in the block keep made
+					default:
 						call.Final = fr.f.keep(final)
+						final = call.Final
 					}
 					for i, v := range final {
 						if i < len(call.Args) && (v.Tag == trace.ValUnknown || deep && equalValues(&v, &call.Args[i])) {
 							v = call.Args[i]
-						}
-						if !deep {
-							v.Fields, v.Elems, v.Deep = nil, nil, false
 						}
 						call.Final[i] = v
 					}

@@ -100,25 +100,25 @@ func sameWithout(t *testing.T, off *bool, what string, fixtures map[string]*Call
 	}
 }
 
-// TestRepeatsTrace is TestRepeats on the trace directory named by
-// CULPRIT_MINE_TRACE (skipped when unset): a real trace.
-func TestRepeatsTrace(t *testing.T) {
-	dir := os.Getenv("CULPRIT_MINE_TRACE")
-	if dir == "" {
-		t.Skip("CULPRIT_MINE_TRACE not set")
+// TestSavingsTrace mines the trace directory named by
+// CULPRIT_MINE_TRACE (skipped when unset), a real trace, with every
+// saving off (repeats, adopted facts, plans, equal variables and
+// constants) and with all on: the contracts are the same.
+func TestSavingsTrace(t *testing.T) {
+	cs := envTrace(t)
+	flags := []*bool{&noRepeats, &noAdopt, &noPlans, &noSavings}
+	for _, f := range flags {
+		*f = true
 	}
-	cs, err := Load(dir, CollectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	noRepeats = true
 	want := mineBuffered(cs, Options{}, maxBuffered)
-	noRepeats = false
+	for _, f := range flags {
+		*f = false
+	}
 	if got := mineBuffered(cs, Options{}, maxBuffered); got != want {
-		g, w := os.TempDir()+"/culprit-repeats-got.json", os.TempDir()+"/culprit-repeats-want.json"
+		g, w := os.TempDir()+"/culprit-savings-got.json", os.TempDir()+"/culprit-savings-want.json"
 		os.WriteFile(g, []byte(got), 0o644)
 		os.WriteFile(w, []byte(want), 0o644)
-		t.Errorf("contracts differ with repeats counted: diff %s %s", w, g)
+		t.Errorf("contracts differ with the savings on: diff %s %s", w, g)
 	}
 }
 

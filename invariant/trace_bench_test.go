@@ -26,15 +26,22 @@ func BenchmarkMineReal(b *testing.B) {
 // BenchmarkMineTrace mines the trace directory named by
 // CULPRIT_MINE_TRACE (skipped when unset): a real trace, for profiling.
 func BenchmarkMineTrace(b *testing.B) {
+	benchMine(b, envTrace(b))
+}
+
+// envTrace loads the trace directory named by CULPRIT_MINE_TRACE, and
+// skips the test or benchmark when it is unset.
+func envTrace(tb testing.TB) *Calls {
+	tb.Helper()
 	dir := os.Getenv("CULPRIT_MINE_TRACE")
 	if dir == "" {
-		b.Skip("CULPRIT_MINE_TRACE not set")
+		tb.Skip("CULPRIT_MINE_TRACE not set")
 	}
 	cs, err := Load(dir, CollectOptions{})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	benchMine(b, cs)
+	return cs
 }
 
 func realCalls() *Calls {
