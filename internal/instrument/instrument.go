@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -313,6 +314,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 		}
 		return !jobs[i].test && jobs[j].test
 	})
+	toolchain := toolchainMinor(ctx, dir, env)
 	n := 0
 	// ctrGroup is a compiled package with counters.
 	type ctrGroup struct {
@@ -340,7 +342,8 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 				continue
 			}
 			r := &fileRewriter{fset: jb.p.Fset, info: jb.p.TypesInfo, pkg: jb.p.Types, file: jb.f, tokFile: tf, src: src,
-				path: jb.path, events: cfg.Events, isTest: jb.test, sites: sites, ctrBase: base, race: race, inlined: cfg.Inlinable}
+				path: jb.path, events: cfg.Events, isTest: jb.test, sites: sites, ctrBase: base, race: race, inlined: cfg.Inlinable,
+				toolchain: toolchain}
 			out := r.rewrite()
 			res.Notes = append(res.Notes, r.notes...)
 			if out == nil {
@@ -563,6 +566,35 @@ func writeRT(dir, traceDir string, nsites, callLimit int, perTest bool, test str
 		return err
 	}
 	return writeFile(filepath.Join(dir, "go.mod"), []byte("module "+rtPath+"\n\ngo 1.18\n"))
+}
+
+// toolchainMinor returns the minor version of the go command that will
+// build the tests (go1.N -> N), 0 when it cannot tell.
+func toolchainMinor(ctx context.Context, dir string, env []string) int {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
+	cmd.Dir = dir
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		return 0
+	}
+	return goMinor(strings.TrimSpace(string(out)))
+}
+
+// goMinor returns N of a version "go1.N", "go1.N.P", "go1.NrcK" or
+// "devel go1.N-...", 0 for anything else.
+func goMinor(v string) int {
+	if i := strings.Index(v, "go1."); i >= 0 {
+		v = v[i+len("go1."):]
+		end := 0
+		for end < len(v) && v[end] >= '0' && v[end] <= '9' {
+			end++
+		}
+		if n, err := strconv.Atoi(v[:end]); err == nil {
+			return n
+		}
+	}
+	return 0
 }
 
 func usesCgo(p *packages.Package) bool {

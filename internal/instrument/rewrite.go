@@ -38,7 +38,8 @@ type insertion struct {
 	nest  int
 	seq   int
 	text  string
-	end   int // > off: the original text [off, end) is replaced
+	end   int  // > off: the original text [off, end) is replaced
+	bare  bool // no /*line*/ comment follows (see directives.go)
 }
 
 // fileRewriter instruments one file.
@@ -68,6 +69,11 @@ type fileRewriter struct {
 	pendingAfter []afterText       // text for after(), registered while walking
 	inList       map[ast.Stmt]bool // statements of statement lists, where statements can be inserted
 	labeled      map[ast.Stmt]bool // statements with a label
+
+	toolchain int      // the go command's minor version (0: unknown, taken as new)
+	raised    bool     // the file is compiled as go1.21 (directives.go)
+	prelude   string   // written before everything else
+	quiet     [][2]int // offsets where edits stand without their /*line*/ comment
 }
 
 // funcState tracks one function body being instrumented.
@@ -119,11 +125,15 @@ func (r *fileRewriter) site(kind trace.Kind, from, to token.Pos, fn, info string
 func (r *fileRewriter) rewrite() []byte {
 	r.goRoots = map[*ast.FuncLit]uint32{}
 	r.lits = map[*ast.BlockStmt]*ast.FuncLit{}
+	if !r.goVersionAtLeast(raisedVersion) && (r.toolchain == 0 || r.toolchain >= raiseMin) {
+		r.raiseVersion()
+	}
 	for _, d := range r.file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
 			continue
 		}
+		r.exampleOutput(fd)
 		if skip := skipDirective(fd.Doc); skip != "" {
 			r.notes = append(r.notes, fmt.Sprintf("%s: %s not instrumented (%s)", r.position(fd.Pos()), fd.Name.Name, skip))
 			continue
@@ -131,7 +141,7 @@ func (r *fileRewriter) rewrite() []byte {
 		r.funcBody(fd.Type, fd.Recv, fd.Body, funcName(r.pkg, fd), nil, fd)
 	}
 	r.redirectExits()
-	if len(r.edits) == 0 {
+	if !r.changed() {
 		return nil
 	}
 	// The imports go right after the package clause. Counter stores need
@@ -220,7 +230,7 @@ func (r *fileRewriter) testParam(ft *ast.FuncType) string {
 
 // funcBody instruments one function (declaration or literal).
 func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast.BlockStmt, name string, parent *funcState, decl *ast.FuncDecl) {
-	fs := &funcState{name: name, parent: parent, generic: r.generic(), modern: r.goVersionAtLeast(21)}
+	fs := &funcState{name: name, parent: parent, generic: r.generic(), modern: r.langAtLeast(21)}
 	fs.stream = r.events&trace.StreamEvents != 0 && (r.inlined || !r.smallPointerFunc(ft, body))
 	if fs.stream && r.events&trace.EventRead != 0 {
 		fs.safe = safeLocals(r.info, ft, recv, body)
@@ -278,7 +288,25 @@ func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast
 
 // generic reports whether the file's Go version allows calling generic
 // functions (go1.18): value-wrapping events need it.
-func (r *fileRewriter) generic() bool { return r.goVersionAtLeast(18) }
+func (r *fileRewriter) generic() bool { return r.langAtLeast(18) }
+
+// langAtLeast reports whether the instrumented file is compiled as
+// go1.minor or later: its own version, or the raised one.
+func (r *fileRewriter) langAtLeast(minor int) bool {
+	return (r.raised && minor <= raisedVersion) || r.goVersionAtLeast(minor)
+}
+
+// changed reports whether the file has edits other than the quiet
+// restoring ones and the raised version's, which alone change nothing
+// worth a rewritten file.
+func (r *fileRewriter) changed() bool {
+	for _, e := range r.edits {
+		if !e.bare && (e.text != "" || e.end > e.off) {
+			return true
+		}
+	}
+	return false
+}
 
 // goVersionAtLeast reports whether the file's Go version is go1.minor or
 // later (or not known).
@@ -863,7 +891,9 @@ func (r *fileRewriter) apply() []byte {
 	})
 	var out strings.Builder
 	out.Grow(len(r.src) + len(r.edits)*48)
+	out.WriteString(r.prelude)
 	fmt.Fprintf(&out, "//line %s:1:1\n", r.path)
+	names := r.lineNames()
 	prev := 0
 	for i, e := range r.edits {
 		if e.off < prev {
@@ -877,11 +907,13 @@ func (r *fileRewriter) apply() []byte {
 		if e.end > e.off {
 			prev = e.end
 		}
-		if i+1 < len(r.edits) && r.edits[i+1].off == prev && r.edits[i+1].end == 0 {
+		if e.bare || r.inQuiet(e.off) {
 			continue
 		}
-		p := r.tokFile.PositionFor(r.tokFile.Pos(prev), false)
-		fmt.Fprintf(&out, "/*line %s:%d:%d*/", r.path, p.Line, p.Column)
+		if i+1 < len(r.edits) && r.edits[i+1].off == prev && r.edits[i+1].end == 0 && !r.inQuiet(prev) {
+			continue
+		}
+		out.WriteString(r.restore(prev, names))
 	}
 	out.Write(r.src[prev:])
 	for _, t := range r.tail {

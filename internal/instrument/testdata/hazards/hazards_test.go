@@ -57,6 +57,7 @@ func TestHazards(t *testing.T) {
 	check(t, "CommaOk", CommaOk(map[string]int{"a": 1, "b": 2}, "s"), "3 true 0 falsestrue")
 	check(t, "CommaOk int", CommaOk(map[string]int{}, 5), "0 false 0 false5false")
 	check(t, "GoDynamic", GoDynamic(), "[1 30 7 9 100] 7")
+	check(t, "Lined", Lined(), "lined.y:12 2")
 	check(t, "TupleHeaders", TupleHeaders(3)+" "+TupleHeaders(4)+" "+TupleHeaders(-1), "37 5 3 88 5 3 1 5 3")
 }
 
