@@ -147,6 +147,29 @@ func splitArgs(e *env, fs *flag.FlagSet, args []string) (pkgs, goFlags []string,
 	return pkgs, goFlags, false, exitOK
 }
 
+// runTrouble tells the user what an instrumented run could not record:
+// files culprit cannot instrument (notes), test binaries stopped by
+// -timeout (notes), and packages whose tests did not build, with the go
+// command's own errors. It returns true, after the report, when the run
+// is no input for an analysis: a package did not build (its trace would
+// be taken for a complete one).
+func runTrouble(e *env, cmd string, res *instrument.Result) bool {
+	for _, n := range res.Unrecorded {
+		fmt.Fprintf(e.stderr, "culprit: %s: note: %s\n", cmd, n)
+	}
+	for _, t := range res.TimedOut {
+		fmt.Fprintf(e.stderr, "culprit: %s: note: %s; its trace ends there\n", cmd, t)
+	}
+	if len(res.Broken) == 0 {
+		return false
+	}
+	errorf(e, "%s: the tests of %s did not build; the go command said:", cmd, strings.Join(res.Broken, ", "))
+	for _, l := range res.BuildErrors {
+		fmt.Fprintf(e.stderr, "\t%s\n", l)
+	}
+	return true
+}
+
 // instrumentFailed reports an error of an instrumented run (instrument.Run
 // or RunProgram) and returns the exit status: 2 for usage errors (a
 // pattern matching nothing, a refused flag, an unwritable trace

@@ -95,6 +95,7 @@ func runFlow(e *env, args []string) int {
 	}
 	dir := *traceDir
 	program := false
+	timedOut := false // the test binary was stopped by -timeout
 	if dir == "" && len(pkgs) == 1 && *run == "" && *testName == "" {
 		var err error
 		if program, err = instrument.IsMain(e.ctx, "", pkgs[0], nil); err != nil {
@@ -140,6 +141,10 @@ func runFlow(e *env, args []string) int {
 			return instrumentFailed(e, "flow", err)
 		}
 		dir = res.TraceDir
+		if runTrouble(e, "flow", res) {
+			return exitFail
+		}
+		timedOut = len(res.TimedOut) > 0
 	}
 	if wf.on() {
 		return serveWeb(e, "flow", wf, dir, web.Options{Test: *testName, Start: "/flow", Flow: flow.Options{Test: *testName, Return: *ret,
@@ -157,6 +162,9 @@ func runFlow(e *env, args []string) int {
 		NoCond: *noCond, Reduce: *reduce, Unfold: *unfold, Depth: *depth, Focus: *focus})
 	if err != nil {
 		errorf(e, "flow: %v", err)
+		if timedOut {
+			return exitFail // the timeout, noted above, is why
+		}
 		return exitUsage
 	}
 	info := sfl.SliceInfo{Root: tr.Sites.Root, Package: g.Package, Test: g.Test, Outcome: g.Outcome.String()}

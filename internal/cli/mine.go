@@ -97,7 +97,10 @@ func collect(e *env, name string, rf runFlags, pkgs, goFlags []string) (*invaria
 			return nil, nil, instrumentFailed(e, name, err), true
 		}
 		res, dir = r, r.TraceDir
-		if r.ExitCode != 0 && !*rf.testOut && goOut.Len() > 0 && !bytes.Contains(goOut.Bytes(), []byte("--- FAIL")) {
+		if runTrouble(e, name, r) {
+			return nil, nil, exitFail, true
+		}
+		if r.ExitCode != 0 && !*rf.testOut && goOut.Len() > 0 && !bytes.Contains(goOut.Bytes(), []byte("--- FAIL")) && len(r.TimedOut) == 0 {
 			// Not a test failure (a build error, no tests): show why.
 			e.stderr.Write(goOut.Bytes())
 		}

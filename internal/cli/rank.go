@@ -183,6 +183,7 @@ func runRank(e *env, args []string) int {
 		}
 		goFlags = append(goFlags, "-exec", quoteField(self)+" rank "+shardExecFlag+" "+*shard)
 	}
+	var unrecorded []string // files whose code records nothing (cgo, assembly)
 	if dir == "" && s == nil {
 		var goOut bytes.Buffer
 		var w io.Writer = &goOut
@@ -204,6 +205,10 @@ func runRank(e *env, args []string) int {
 			return instrumentFailed(e, "rank", err)
 		}
 		dir = res.TraceDir
+		if runTrouble(e, "rank", res) {
+			return exitFail
+		}
+		unrecorded = res.Unrecorded
 		defer func() {
 			// go test's output explains a run without tests.
 			if goOut.Len() > 0 && res.ExitCode != 0 && !*testOut && ranNothing {
@@ -241,6 +246,9 @@ func runRank(e *env, args []string) int {
 	case s.Failed() == 0:
 		errorf(e, "rank: no failing test: nothing to rank (%d tests passed)", s.Passed())
 		return exitUsage
+	case len(s.Events) == 0 && len(unrecorded) > 0:
+		errorf(e, "rank: nothing to rank: the tests ran no code culprit records (the notes above say which files it cannot instrument)")
+		return exitFail
 	case s.Passed() == 0:
 		fmt.Fprintf(e.stderr, "culprit: rank: warning: all %d tests failed: the ranking cannot tell their events apart\n", s.Failed())
 	}

@@ -118,6 +118,7 @@ func runSlice(e *env, args []string) int {
 	}
 
 	dir := *traceDir
+	timedOut := false // the test binary was stopped by -timeout
 	if dir == "" {
 		if *run != "" {
 			goFlags = append([]string{"-run", *run}, goFlags...)
@@ -153,6 +154,10 @@ func runSlice(e *env, args []string) int {
 			return instrumentFailed(e, "slice", err)
 		}
 		dir = res.TraceDir
+		if runTrouble(e, "slice", res) {
+			return exitFail
+		}
+		timedOut = len(res.TimedOut) > 0
 		defer func() {
 			if res.ExitCode != 0 && !*testOut && strings.Contains(goOut.String(), "no test files") {
 				(&jsonText{w: e.stderr}).Write(goOut.Bytes())
@@ -170,6 +175,9 @@ func runSlice(e *env, args []string) int {
 		r, err := deps.BuildStream(dir, deps.Options{Test: *testName, Versions: *precise})
 		if err != nil {
 			errorf(e, "slice: %v", err)
+			if timedOut {
+				return exitFail // the timeout, noted above, is why
+			}
 			if errors.Is(err, os.ErrNotExist) || errors.Is(err, deps.ErrNoFailure) || strings.Contains(err.Error(), "no test") {
 				return exitUsage
 			}

@@ -70,6 +70,18 @@ type Result struct {
 	Files    int      // files rewritten
 	Notes    []string // functions and packages left as written, and why
 	MaxRSS   int64    // peak resident set of go test and its children, KiB (0: unknown)
+
+	// Unrecorded names the files whose code records nothing, and why
+	// (cgo, assembly): an analysis should say so, never stay silent.
+	Unrecorded []string
+	// Broken lists the packages whose tests did not build or set up, and
+	// BuildErrors the go command's error lines about them: their trace
+	// holds nothing of those packages.
+	Broken      []string
+	BuildErrors []string
+	// TimedOut says which test binaries -timeout stopped, and in which
+	// tests: their traces end there.
+	TimedOut []string
 }
 
 // UsageError is an error in what the user asked for, found before running
@@ -107,12 +119,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	cmd.Dir = b.dir
 	cmd.Env = b.env
 	scan := newOutputScanner()
-	cmd.Stdout = io.MultiWriter(cfg.Stdout, scan)
-	cmd.Stderr = cfg.Stderr
+	trouble := &troubleScanner{}
+	cmd.Stdout = io.MultiWriter(cfg.Stdout, scan, trouble.stream(0))
+	cmd.Stderr = io.MultiWriter(cfg.Stderr, trouble.stream(1))
 	if cfg.Stderr == cfg.Stdout {
 		cmd.Stderr = cmd.Stdout // one pipe, as exec does for one writer
 	}
 	err = cmd.Run()
+	trouble.report(res)
 	res.MaxRSS = maxRSS(cmd.ProcessState)
 	var exit *exec.ExitError
 	switch {
@@ -283,6 +297,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	}
 	var jobs []job
 	done := map[string]bool{}
+	unseen := map[string]bool{} // files named in Unrecorded
 	for _, p := range all {
 		if strings.HasSuffix(p.ID, ".test") || p.Module == nil || !p.Module.Main {
 			continue
@@ -293,9 +308,12 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 			continue
 		}
 		if usesCgo(p) {
-			res.Notes = append(res.Notes, fmt.Sprintf("%s: not instrumented: it uses cgo", p.PkgPath))
+			note := fmt.Sprintf("%s: not instrumented: it uses cgo", p.PkgPath)
+			res.Notes = append(res.Notes, note)
+			res.Unrecorded = append(res.Unrecorded, note)
 			continue
 		}
+		res.Unrecorded = append(res.Unrecorded, unrecorded(p, mod.Dir, unseen)...)
 		for i, f := range p.Syntax {
 			if i >= len(p.CompiledGoFiles) {
 				break
@@ -595,6 +613,60 @@ func goMinor(v string) int {
 		}
 	}
 	return 0
+}
+
+// unrecorded names the files of p whose code culprit cannot record:
+// cgo files (go builds them from generated code, not from the overlay)
+// and assembly, with the functions declared without a Go body. Paths are
+// relative to the module root; seen keeps each file to one note.
+func unrecorded(p *packages.Package, root string, seen map[string]bool) []string {
+	rel := func(path string) string {
+		if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+		return path
+	}
+	compiled := map[string]bool{}
+	for _, f := range p.CompiledGoFiles {
+		compiled[f] = true
+	}
+	var notes []string
+	for _, f := range p.GoFiles {
+		if compiled[f] || seen[f] {
+			continue
+		}
+		seen[f] = true
+		notes = append(notes, fmt.Sprintf("%s: not recorded: it uses cgo (go compiles the code cgo generates from it)", rel(f)))
+	}
+	var asm []string
+	for _, f := range p.OtherFiles {
+		if (strings.HasSuffix(f, ".s") || strings.HasSuffix(f, ".S")) && !seen[f] {
+			seen[f] = true
+			asm = append(asm, rel(f))
+		}
+	}
+	if len(asm) > 0 {
+		var bodiless []string
+		for _, f := range p.Syntax {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body == nil {
+					bodiless = append(bodiless, funcName(p.Types, fd)[len(p.PkgPath)+1:])
+				}
+			}
+		}
+		sort.Strings(bodiless)
+		why := "assembly"
+		if len(bodiless) > 0 {
+			if len(bodiless) > 8 {
+				bodiless = append(bodiless[:8], fmt.Sprintf("and %d more", len(bodiless)-8))
+			}
+			why += " (functions without a Go body record no entry, exit or statement: " + strings.Join(bodiless, ", ") + ")"
+		}
+		for _, f := range asm {
+			notes = append(notes, fmt.Sprintf("%s: not recorded: %s", f, why))
+		}
+	}
+	return notes
 }
 
 func usesCgo(p *packages.Package) bool {
