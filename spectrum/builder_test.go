@@ -125,7 +125,7 @@ func TestHTMLMarkupExample(t *testing.T) {
 	needGo(t)
 	t.Chdir(filepath.Join("..", "examples"))
 	var stdout, stderr bytes.Buffer
-	if status := cli.Main([]string{"rank", "-format", "json", "-top", "3", "./htmlmarkup"}, nil, &stdout, &stderr); status != 0 {
+	if status := cli.Main([]string{"rank", "-metric", "ochiai", "-format", "json", "-top", "3", "./htmlmarkup"}, nil, &stdout, &stderr); status != 0 {
 		t.Fatalf("culprit rank: status %d\n%s", status, stderr.String())
 	}
 	var rep struct {

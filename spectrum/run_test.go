@@ -101,7 +101,7 @@ func TestMiddleGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(filepath.Join("..", "examples"))
-	traceArgs := []string{"rank", "-format", "json", "./middle"}
+	traceArgs := []string{"rank", "-metric", "ochiai", "-format", "json", "./middle"}
 	var stdout, stderr bytes.Buffer
 	if status := cli.Main(traceArgs, nil, &stdout, &stderr); status != 0 {
 		t.Fatalf("culprit rank: status %d\n%s", status, stderr.String())

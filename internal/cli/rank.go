@@ -93,6 +93,11 @@ func runRank(e *env, args []string) int {
 	shard := fs.String("shard", "", "run shard `i/n` of the tests (1 <= i <= n, by a hash of each top-level test's name) and write its spectra file instead of a ranking")
 	merge := fs.Bool("merge", false, "rank the spectra files given as arguments (written by -shard) as one suite, without running anything")
 	inlinable := fs.Bool("inlinable", false, "record values in small functions the compiler would inline too (allocation counts can change)")
+	diagTest := fs.String("test", "", "diagnose the failing tests that fail as `NAME` does (default: the largest group)")
+	slices := fs.Int("slices", maxSliced, "slice up to `N` failing tests of the group for the diagnosis (0: none)")
+	mutants := fs.Bool("mutants", true, "mutate the most suspicious functions' lines for the diagnosis")
+	mutBudget := fs.Duration("mutation-budget", 0, "time for the mutation step, building included (default: 3x the instrumented run plus 20s)")
+	mutFuncs := fs.Int("mutate-funcs", 5, "mutate the lines of the `N` most suspicious functions")
 	wf := addWebFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), rankUsage)
@@ -103,7 +108,17 @@ func runRank(e *env, args []string) int {
 		return status
 	}
 	topSet := false
-	fs.Visit(func(f *flag.Flag) { topSet = topSet || f.Name == "top" })
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { topSet = topSet || f.Name == "top"; set[f.Name] = true })
+	if !set["metric"] && !set["events"] && !set["dstar-exp"] && !*tree && *shard == "" && !*merge && *traceDir == "" &&
+		*list == "" && !wf.on() && (*format == "text" || *format == "json") {
+		if !topSet && *format == "json" {
+			*top = 0
+		}
+		return runDiagnosis(e, diagFlags{format: *format, out: *out, top: *top, test: *diagTest, testOut: *testOut,
+			testFiles: *testFiles, slices: *slices,
+			mutation: mutationFlags{on: *mutants, budget: *mutBudget, funcs: *mutFuncs, passing: 20}}, pkgs, goFlags)
+	}
 	if *list != "" {
 		*format = "listing"
 	}

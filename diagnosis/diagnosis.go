@@ -1,0 +1,298 @@
+// Package diagnosis fuses what culprit records about failing tests into
+// one answer to "where is the bug?": a ranking of source lines, and of
+// the functions that hold them, each with the evidence that put it there.
+//
+// The evidence, per line of code the tests executed:
+//   - spectra: the best suspiciousness (Ochiai) among the line's events,
+//     statements, branch outcomes and predicates, so that a line whose
+//     condition went one way only in failing runs stands out from the
+//     other lines of its block;
+//   - slices: whether the line is in a failing test's dynamic backward
+//     slice from its failure point (its failing check, or its panic), and
+//     how many of the sliced tests have it;
+//   - stacks: whether the line is on a failing test's panic stack;
+//   - mutants: how mutating the line changed the tests' outcomes
+//     (Metallaxis: a mutant that changes the failing tests' outcome or
+//     message and breaks no passing test points at its line).
+//
+// Each source adds to a line's score with a weight (Weights); a function
+// scores as its best line. Nothing here runs anything: the analyses'
+// results come in as data (Input), so a diagnosis can be made from a
+// trace recorded yesterday and mutants run elsewhere.
+package diagnosis
+
+import (
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/culprit-go/culprit/spectrum"
+)
+
+// Input is what the diagnosis fuses.
+type Input struct {
+	// Spectra of the tests: failing runs are the group being diagnosed,
+	// passing runs every test that passed. Statements at least; branch
+	// outcomes and predicates sharpen the lines.
+	Spectra *spectrum.Spectra
+	// Slices are the lines of failing tests' backward slices, one set
+	// per sliced test (paths as in Spectra: relative to its Root).
+	Slices []map[Location]bool
+	// Stacks are the lines on failing tests' panic stacks.
+	Stacks []map[Location]bool
+	// Mutants are the outcomes of mutants of executed lines.
+	Mutants []Mutant
+	// Weights of the evidence; the zero value is DefaultWeights.
+	Weights *Weights
+}
+
+// Location is a line of a file (relative to the spectra's root).
+type Location struct {
+	File string
+	Line int
+}
+
+// Mutant is what one mutant of a line did to the tests that were run
+// against it.
+type Mutant struct {
+	At       Location
+	Operator string // what was changed: "negate", "delete", "+1"...
+	// Failing and Passing are how many of the diagnosed failing tests and
+	// of the passing tests were run against the mutant; Changed is how
+	// many failing tests passed or failed differently (another message,
+	// another place), Broke how many passing tests failed.
+	Failing, Passing int
+	Changed, Broke   int
+}
+
+// Weights say how much each kind of evidence adds to a line's score.
+type Weights struct {
+	Spectrum float64 `json:"spectrum"` // times the best Ochiai score of the line's events
+	Slice    float64 `json:"slice"`    // times the share of sliced tests whose slice has the line
+	Stack    float64 `json:"stack"`    // when a failing test's panic stack has the line
+	Mutation float64 `json:"mutation"` // times the line's best mutant score
+	Func     float64 `json:"func"`     // times the best spectrum score in the line's function
+}
+
+// DefaultWeights are the weights used when Input.Weights is nil.
+var DefaultWeights = Weights{Spectrum: 1, Slice: 0.35, Stack: 0.25, Mutation: 0.6, Func: 0.3}
+
+// Evidence is why a line ranks where it does.
+type Evidence struct {
+	Spectrum float64 // best Ochiai score among the line's events
+	Event    string  // that event: "stmt", "branch if true", "pred x < y"
+	EF, EP   int     // failing and passing runs that had that event
+	Sliced   int     // sliced failing tests whose slice has the line
+	Slices   int     // sliced failing tests
+	Stack    bool    // on a failing test's panic stack
+	Mutants  int     // mutants of the line that were run
+	Changed  int     // of those, mutants that changed a failing test's outcome or message
+	Broke    int     // of those, mutants that made a passing test fail
+	Mutation float64 // best mutant score (Ochiai over changed failing and broken passing tests)
+}
+
+// Line is a ranked line.
+type Line struct {
+	Location
+	Func     string // the enclosing function (pkgpath.Name)
+	Score    float64
+	Evidence Evidence
+	// Best and Worst are the first and last positions of the line's tie
+	// group, from 1; Rank is their mean, the expected position.
+	Best, Worst int
+	Rank        float64
+	// FuncBest and FuncWorst are the function's positions among the
+	// functions; FuncRank their mean.
+	FuncBest, FuncWorst int
+	FuncRank            float64
+}
+
+// Func is a ranked function: it scores as its best line.
+type Func struct {
+	Name        string
+	File        string
+	Line        int // its best line
+	Score       float64
+	Best, Worst int
+	Rank        float64
+}
+
+// Diagnosis is the fused ranking.
+type Diagnosis struct {
+	Lines []Line // most suspicious first
+	Funcs []Func // most suspicious first
+	// Failing and Passing count the runs of the spectra.
+	Failing, Passing int
+	Weights          Weights
+}
+
+// Diagnose ranks the lines the failing tests executed.
+func Diagnose(in Input) *Diagnosis {
+	w := DefaultWeights
+	if in.Weights != nil {
+		w = *in.Weights
+	}
+	s := in.Spectra
+	d := &Diagnosis{Failing: s.Failed(), Passing: s.Passed(), Weights: w}
+	ochiai, _ := spectrum.MetricByName("ochiai", 2)
+
+	type acc struct {
+		Line
+		executed bool // a failing run executed it
+	}
+	lines := map[Location]*acc{}
+	var order []Location
+	for i, e := range s.Events {
+		if e.Line == 0 {
+			continue
+		}
+		loc := Location{e.File, e.Line}
+		a := lines[loc]
+		if a == nil {
+			a = &acc{Line: Line{Location: loc, Func: e.Func}}
+			lines[loc] = a
+			order = append(order, loc)
+		}
+		c := s.Counts(i)
+		if c.EF > 0 {
+			a.executed = true
+		}
+		sc := ochiai.Score(c)
+		if math.IsNaN(sc) {
+			sc = 0
+		}
+		ev := &a.Evidence
+		if sc > ev.Spectrum || ev.Event == "" && sc == ev.Spectrum {
+			ev.Spectrum, ev.EF, ev.EP = sc, c.EF, c.EP
+			ev.Event = e.Kind.String()
+			if e.Text != "" {
+				ev.Event += " " + e.Text
+			}
+		}
+	}
+	for _, sl := range in.Slices {
+		for loc := range sl {
+			if a := lines[loc]; a != nil {
+				a.Evidence.Sliced++
+			}
+		}
+	}
+	for _, st := range in.Stacks {
+		for loc := range st {
+			if a := lines[loc]; a != nil {
+				a.Evidence.Stack = true
+			}
+		}
+	}
+	for _, m := range in.Mutants {
+		a := lines[m.At]
+		if a == nil {
+			continue
+		}
+		ev := &a.Evidence
+		ev.Mutants++
+		if m.Changed > 0 {
+			ev.Changed++
+		}
+		if m.Broke > 0 {
+			ev.Broke++
+		}
+		if sc := mutantScore(m); sc > ev.Mutation {
+			ev.Mutation = sc
+		}
+	}
+	funcSpec := map[string]float64{}
+	for _, loc := range order {
+		a := lines[loc]
+		if a.Evidence.Spectrum > funcSpec[a.Func] {
+			funcSpec[a.Func] = a.Evidence.Spectrum
+		}
+	}
+	for _, loc := range order {
+		a := lines[loc]
+		if !a.executed {
+			continue // no failing test ran it: it cannot have failed them
+		}
+		ev := &a.Evidence
+		ev.Slices = len(in.Slices)
+		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[a.Func] + w.Mutation*ev.Mutation
+		if ev.Slices > 0 {
+			score += w.Slice * float64(ev.Sliced) / float64(ev.Slices)
+		}
+		if ev.Stack {
+			score += w.Stack
+		}
+		a.Score = score
+		d.Lines = append(d.Lines, a.Line)
+	}
+	sort.SliceStable(d.Lines, func(i, j int) bool {
+		a, b := d.Lines[i], d.Lines[j]
+		if !spectrum.Tied(a.Score, b.Score) {
+			return a.Score > b.Score
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+	ties(len(d.Lines), func(i, j int) bool { return spectrum.Tied(d.Lines[i].Score, d.Lines[j].Score) },
+		func(i, best, worst int) {
+			d.Lines[i].Best, d.Lines[i].Worst, d.Lines[i].Rank = best, worst, float64(best+worst)/2
+		})
+
+	// Functions score as their best line.
+	byName := map[string]int{}
+	for _, l := range d.Lines {
+		if _, ok := byName[l.Func]; ok {
+			continue
+		}
+		byName[l.Func] = len(d.Funcs)
+		d.Funcs = append(d.Funcs, Func{Name: l.Func, File: l.File, Line: l.Line, Score: l.Score})
+	}
+	ties(len(d.Funcs), func(i, j int) bool { return spectrum.Tied(d.Funcs[i].Score, d.Funcs[j].Score) },
+		func(i, best, worst int) {
+			d.Funcs[i].Best, d.Funcs[i].Worst, d.Funcs[i].Rank = best, worst, float64(best+worst)/2
+		})
+	for i := range d.Lines {
+		f := d.Funcs[byName[d.Lines[i].Func]]
+		d.Lines[i].FuncBest, d.Lines[i].FuncWorst, d.Lines[i].FuncRank = f.Best, f.Worst, f.Rank
+	}
+	return d
+}
+
+// ties walks a sorted list of n items and sets each one's tie group.
+func ties(n int, tied func(i, j int) bool, set func(i, best, worst int)) {
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && tied(i, j) {
+			j++
+		}
+		for k := i; k < j; k++ {
+			set(k, i+1, j)
+		}
+		i = j
+	}
+}
+
+// mutantScore is Metallaxis's Ochiai over a mutant's kills: the failing
+// tests it changed against the passing tests it broke.
+func mutantScore(m Mutant) float64 {
+	if m.Changed == 0 || m.Failing == 0 {
+		return 0
+	}
+	return float64(m.Changed) / math.Sqrt(float64(m.Failing)*float64(m.Changed+m.Broke))
+}
+
+// Relative returns path relative to root, slash-separated, when it is
+// under root: the form spectra name files in.
+func Relative(root, path string) string {
+	if root == "" {
+		return filepath.ToSlash(path)
+	}
+	r, err := filepath.Rel(root, path)
+	if err != nil || strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(r)
+}

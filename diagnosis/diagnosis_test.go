@@ -1,0 +1,148 @@
+package diagnosis
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/culprit-go/culprit/spectrum"
+)
+
+// middle's spectra: lines 3 (both branches' condition) and 4, 5 (one
+// block each) in f, line 9 in g; the fault is line 5, tied on spectra
+// with line 4's block mate... each case adds one kind of evidence.
+func spectraOf(t *testing.T) *spectrum.Spectra {
+	t.Helper()
+	ev := func(line int, fn string, k spectrum.Kind, text string) spectrum.Event {
+		return spectrum.Event{Kind: k, File: "m.go", Line: line, Col: 2, Func: fn, Text: text}
+	}
+	var b spectrum.Builder
+	// Lines 4 and 5 are one block: every run has both or neither.
+	b.Add(spectrum.Run{Name: "TestFail", Outcome: spectrum.Fail},
+		ev(3, "p.f", spectrum.Stmt, ""), ev(3, "p.f", spectrum.Branch, "if true"), ev(4, "p.f", spectrum.Stmt, ""), ev(5, "p.f", spectrum.Stmt, ""),
+		ev(9, "p.g", spectrum.Stmt, ""))
+	b.Add(spectrum.Run{Name: "TestPass1", Outcome: spectrum.Pass},
+		ev(3, "p.f", spectrum.Stmt, ""), ev(3, "p.f", spectrum.Branch, "if true"), ev(4, "p.f", spectrum.Stmt, ""), ev(5, "p.f", spectrum.Stmt, ""),
+		ev(9, "p.g", spectrum.Stmt, ""))
+	b.Add(spectrum.Run{Name: "TestPass2", Outcome: spectrum.Pass},
+		ev(3, "p.f", spectrum.Stmt, ""), ev(3, "p.f", spectrum.Branch, "if false"), ev(9, "p.g", spectrum.Stmt, ""))
+	b.Add(spectrum.Run{Name: "TestPass3", Outcome: spectrum.Pass}, ev(12, "p.h", spectrum.Stmt, ""))
+	return b.Spectra()
+}
+
+func TestDiagnose(t *testing.T) {
+	loc := func(l int) Location { return Location{"m.go", l} }
+	spec := func(w Weights) *Weights { return &w }
+	tests := []struct {
+		name  string
+		in    Input
+		lines []int    // the ranked lines, most suspicious first
+		ranks []string // each one's tie range
+		funcs []string
+	}{
+		{name: "spectra alone: the block ties; the branch lifts line 3",
+			in:    Input{Weights: spec(Weights{Spectrum: 1})},
+			lines: []int{3, 4, 5, 9}, ranks: []string{"1-3", "1-3", "1-3", "4"}, funcs: []string{"p.f", "p.g"}},
+		{name: "the slice breaks the block's tie",
+			in:    Input{Slices: []map[Location]bool{{loc(5): true, loc(3): true}}, Weights: spec(Weights{Spectrum: 1, Slice: 0.5})},
+			lines: []int{3, 5, 4, 9}, ranks: []string{"1-2", "1-2", "3", "4"}, funcs: []string{"p.f", "p.g"}},
+		{name: "a mutant that changes the failure and breaks nothing",
+			in: Input{Mutants: []Mutant{
+				{At: loc(5), Failing: 1, Passing: 2, Changed: 1},
+				{At: loc(4), Failing: 1, Passing: 2, Changed: 1, Broke: 2},
+				{At: loc(3), Failing: 1, Passing: 2, Broke: 1},
+			}, Weights: spec(Weights{Spectrum: 1, Mutation: 1})},
+			lines: []int{5, 4, 3, 9}, ranks: []string{"1", "2", "3", "4"}, funcs: []string{"p.f", "p.g"}},
+		{name: "the panic stack lifts its lines; the function's spectrum lifts its lines over g",
+			in:    Input{Stacks: []map[Location]bool{{loc(9): true}}, Weights: spec(Weights{Spectrum: 1, Stack: 1, Func: 0.5})},
+			lines: []int{9, 3, 4, 5}, ranks: []string{"1", "2-4", "2-4", "2-4"}, funcs: []string{"p.g", "p.f"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := tt.in
+			in.Spectra = spectraOf(t)
+			d := Diagnose(in)
+			var lines []int
+			var ranks, funcs []string
+			for _, l := range d.Lines {
+				lines = append(lines, l.Line)
+				ranks = append(ranks, rangeOf(l.Best, l.Worst))
+				if l.Rank != float64(l.Best+l.Worst)/2 {
+					t.Errorf("line %d: rank %v, want the mean of %d and %d", l.Line, l.Rank, l.Best, l.Worst)
+				}
+			}
+			for _, f := range d.Funcs {
+				funcs = append(funcs, f.Name)
+			}
+			if !reflect.DeepEqual(lines, tt.lines) || !reflect.DeepEqual(ranks, tt.ranks) || !reflect.DeepEqual(funcs, tt.funcs) {
+				t.Errorf("lines %v ranks %v funcs %v\nwant %v %v %v", lines, ranks, funcs, tt.lines, tt.ranks, tt.funcs)
+			}
+			// Line 12 ran in a passing run only: never ranked.
+			for _, l := range d.Lines {
+				if l.Line == 12 {
+					t.Error("a line no failing run executed is ranked")
+				}
+				if l.FuncBest == 0 {
+					t.Errorf("line %d has no function rank", l.Line)
+				}
+			}
+		})
+	}
+}
+
+func rangeOf(best, worst int) string {
+	if best == worst {
+		return itoa(best)
+	}
+	return itoa(best) + "-" + itoa(worst)
+}
+
+func itoa(n int) string { return string(rune('0' + n)) }
+
+func TestParseFailure(t *testing.T) {
+	tests := []struct {
+		out       string
+		signature string
+		message   string
+		stack     int
+	}{
+		{"=== RUN   TestMiddle/2_1_3\n    mid_test.go:14: Middle(2, 1, 3) = 1, want 2\n--- FAIL: TestMiddle/2_1_3 (0.00s)\n",
+			"check mid_test.go: Middle(N, N, N) = N, want N", "mid_test.go:14: Middle(2, 1, 3) = 1, want 2", 0},
+		{"--- FAIL: TestX (0.00s)\npanic: runtime error: index out of range [5] with length 3 [recovered]\n\tpanic: runtime error\n\ngoroutine 7 [running]:\nexample.com/p.f(...)\n\t/m/p.go:12 +0x1d\nexample.com/p.TestX(0xc000)\n\t/m/p_test.go:8 +0x25\n",
+			"panic: runtime error: index out of range [N] with length N", "panic: runtime error: index out of range [5] with length 3", 2},
+		{"    x_test.go:3: got \"abc\", want \"abd\"\n", "check x_test.go: got Q, want Q", "x_test.go:3: got \"abc\", want \"abd\"", 0},
+		{"nothing useful\n", "failed", "", 0},
+	}
+	for _, tt := range tests {
+		f := ParseFailure("p", "TestX", tt.out)
+		if f.Signature != tt.signature || f.Message != tt.message || len(f.Stack) != tt.stack {
+			t.Errorf("ParseFailure(%q) = %q, %q, %d frames; want %q, %q, %d", tt.out, f.Signature, f.Message, len(f.Stack), tt.signature, tt.message, tt.stack)
+		}
+	}
+}
+
+func TestGroupFailures(t *testing.T) {
+	fs := []Failure{
+		{Package: "p", Test: "TestA/1", Signature: "check a_test.go: got N"},
+		{Package: "p", Test: "TestA/2", Signature: "check a_test.go: other words"},
+		{Package: "p", Test: "TestB", Signature: "panic: boom"},
+		{Package: "p", Test: "TestC", Signature: "check a_test.go: got N"},
+		{Package: "p", Test: "TestD", Signature: "panic: other"},
+	}
+	gs := GroupFailures(fs)
+	var got [][]string
+	var sigs []string
+	for _, g := range gs {
+		var names []string
+		for _, f := range g.Failures {
+			names = append(names, f.Test)
+		}
+		got = append(got, names)
+		sigs = append(sigs, g.Signature)
+	}
+	// TestA's subtests are one group whatever their messages, and TestC
+	// fails as TestA/1 does.
+	want := [][]string{{"TestA/1", "TestA/2", "TestC"}, {"TestB"}, {"TestD"}}
+	if !reflect.DeepEqual(got, want) || sigs[0] != "check a_test.go: got N" {
+		t.Errorf("groups %v (%q), want %v", got, sigs, want)
+	}
+}

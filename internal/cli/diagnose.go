@@ -1,0 +1,348 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/diagnosis"
+	"github.com/culprit-go/culprit/internal/instrument"
+	sfl "github.com/culprit-go/culprit/report"
+	"github.com/culprit-go/culprit/spectrum"
+	"github.com/culprit-go/culprit/trace"
+)
+
+// diagFlags are rank's flags the fused diagnosis uses.
+type diagFlags struct {
+	format    string
+	out       string
+	top       int
+	test      string // diagnose the group of failing tests holding this one
+	testOut   bool
+	testFiles bool
+	slices    int // failing tests of the group to slice (0: none)
+	mutation  mutationFlags
+}
+
+// maxSliced is how many failing tests of a group are sliced by default.
+const maxSliced = 3
+
+// runDiagnosis is culprit rank's default: it runs the tests once with
+// statement and branch spectra, groups the failing tests by how they
+// fail, runs the chosen group's failing tests again recording every
+// event to slice them from their failure points, mutates the most
+// suspicious functions' lines, and fuses it all (package diagnosis).
+func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
+	kinds := spectrum.KindsOf(spectrum.Stmt, spectrum.Branch)
+	var goOut bytes.Buffer
+	var w io.Writer = &goOut
+	if f.testOut {
+		w = io.MultiWriter(&goOut, &jsonText{w: e.stderr})
+	}
+	flags := goFlags
+	if !hasGoFlag(flags, "json") {
+		flags = append(append([]string(nil), flags...), "-json")
+	}
+	progress := newStages(e, "rank")
+	progress.say("running the tests instrumented")
+	t0 := time.Now()
+	res, err := instrument.Run(e.ctx, instrument.Config{Packages: pkgs, Events: spectrum.Needs(kinds), GoFlags: flags, Stdout: w, Stderr: w})
+	if err != nil {
+		return instrumentFailed(e, "rank", err)
+	}
+	ran := time.Since(t0)
+	if runTrouble(e, "rank", res) {
+		return exitFail
+	}
+	s, err := spectrum.Load(res.TraceDir, spectrum.Options{Kinds: kinds, TestFiles: f.testFiles})
+	if err != nil {
+		errorf(e, "rank: %v", err)
+		return exitFail
+	}
+	switch {
+	case len(s.Runs) == 0:
+		errorf(e, "rank: no test ran: nothing to rank")
+		if !f.testOut {
+			(&jsonText{w: e.stderr}).Write(goOut.Bytes())
+		}
+		return exitFail
+	case s.Failed() == 0:
+		errorf(e, "rank: no failing test: nothing to rank (%d tests passed)", s.Passed())
+		return exitUsage
+	case len(s.Events) == 0 && len(res.Unrecorded) > 0:
+		errorf(e, "rank: nothing to rank: the tests ran no code culprit records (the notes above say which files it cannot instrument)")
+		return exitFail
+	case s.Passed() == 0:
+		fmt.Fprintf(e.stderr, "culprit: rank: warning: all %d tests failed: the ranking cannot tell their events apart\n", s.Failed())
+	}
+
+	// Group the failing runs by how they failed; diagnose one group.
+	outputs := diagnosis.TestOutputs(goOut.Bytes())
+	var failures []diagnosis.Failure
+	for _, r := range s.Runs {
+		if r.Outcome == spectrum.Fail {
+			failures = append(failures, diagnosis.ParseFailure(r.Package, r.Name, outputs[r.Package+"\x00"+r.Name]))
+		}
+	}
+	groups := diagnosis.GroupFailures(failures)
+	pick := 0
+	if f.test != "" {
+		pick = -1
+		for i, g := range groups {
+			for _, fl := range g.Failures {
+				if fl.Test == f.test || strings.HasPrefix(fl.Test, f.test+"/") {
+					pick = i
+				}
+			}
+		}
+		if pick < 0 {
+			errorf(e, "rank: -test %s: no such failing test", f.test)
+			return exitUsage
+		}
+	}
+	group := groups[pick]
+	inGroup := map[string]bool{}
+	for _, fl := range group.Failures {
+		inGroup[fl.Package+"\x00"+fl.Test] = true
+	}
+	s = s.FilterRuns(func(r spectrum.Run) bool {
+		return r.Outcome == spectrum.Pass || inGroup[r.Package+"\x00"+r.Name]
+	})
+	info := sfl.DiagnosisInfo{Root: s.Root, Group: reportGroup(group, len(pkgs) > 1), Sources: []string{"spectra (statements, branches)"}}
+	for i, g := range groups {
+		if i != pick {
+			info.Others = append(info.Others, reportGroup(g, len(pkgs) > 1))
+		}
+	}
+	in := diagnosis.Input{Spectra: s}
+
+	// Stacks of the group's panics.
+	for _, fl := range group.Failures {
+		if len(fl.Stack) == 0 {
+			continue
+		}
+		st := map[diagnosis.Location]bool{}
+		for _, fr := range fl.Stack {
+			st[diagnosis.Location{File: diagnosis.Relative(s.Root, fr.File), Line: fr.Line}] = true
+		}
+		in.Stacks = append(in.Stacks, st)
+	}
+	if len(in.Stacks) > 0 {
+		info.Sources = append(info.Sources, fmt.Sprintf("panic stacks (%d)", len(in.Stacks)))
+	}
+
+	// Slices of some of the group's failing tests.
+	if f.slices > 0 {
+		progress.say("slicing the failing tests")
+		sl, notes := groupSlices(e, group, f.slices, s.Root, goFlags)
+		in.Slices = sl
+		info.Notes = append(info.Notes, notes...)
+		if len(sl) > 0 {
+			info.Sources = append(info.Sources, "slices ("+plural(len(sl), "test")+")")
+		}
+	}
+
+	// Mutants of the most suspicious functions' lines.
+	if f.mutation.on {
+		first := diagnosis.Diagnose(in)
+		progress.say("mutating the most suspicious functions")
+		if f.mutation.budget == 0 {
+			f.mutation.budget = 3*ran + 20*time.Second
+		}
+		muts, notes := runMutants(e, f.mutation, goFlags, first, group, s)
+		in.Mutants = muts
+		info.Notes = append(info.Notes, notes...)
+		if len(muts) > 0 {
+			info.Sources = append(info.Sources, fmt.Sprintf("mutants (%d)", len(muts)))
+		}
+	}
+	progress.done()
+
+	d := diagnosis.Diagnose(in)
+	return writeDiagnosis(e, d, info, f)
+}
+
+// reportGroup is a group as the report shows it.
+func reportGroup(g diagnosis.Group, qualify bool) sfl.Group {
+	out := sfl.Group{Signature: g.Signature}
+	for _, f := range g.Failures {
+		name := f.Test
+		if qualify {
+			name = f.Package + "." + name
+		}
+		out.Tests = append(out.Tests, name)
+	}
+	return out
+}
+
+// groupSlices runs up to n of the group's failing tests again, recording
+// every event (each test's sampling restarted, as culprit slice does),
+// and returns the lines of each one's backward slice from its failure
+// point.
+func groupSlices(e *env, g diagnosis.Group, n int, root string, goFlags []string) ([]map[diagnosis.Location]bool, []string) {
+	var chosen []diagnosis.Failure
+	byPkg := map[string][]string{}
+	for _, f := range g.Failures {
+		if len(chosen) == n {
+			break
+		}
+		chosen = append(chosen, f)
+		top, _, _ := strings.Cut(f.Test, "/")
+		byPkg[f.Package] = append(byPkg[f.Package], regexp.QuoteMeta(top))
+	}
+	var notes []string
+	var out []map[diagnosis.Location]bool
+	pkgs := make([]string, 0, len(byPkg))
+	for p := range byPkg {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	for _, pkg := range pkgs {
+		dir, err := os.MkdirTemp("", "culprit-slice-")
+		if err != nil {
+			return out, append(notes, fmt.Sprintf("slices left out: %v", err))
+		}
+		defer os.RemoveAll(dir)
+		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(goFlags)...)
+		_, err = instrument.Run(e.ctx, instrument.Config{Packages: []string{pkg}, Events: trace.AllEvents, GoFlags: flags,
+			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true})
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: slices left out: %v", pkg, err))
+			continue
+		}
+		for _, f := range chosen {
+			if f.Package != pkg {
+				continue
+			}
+			r, err := deps.BuildStream(dir, deps.Options{Test: f.Test})
+			if err != nil {
+				if !errors.Is(err, deps.ErrNoFailure) {
+					notes = append(notes, fmt.Sprintf("%s: not sliced: %v", f.Test, err))
+				}
+				continue
+			}
+			if len(r.Failure) == 0 {
+				notes = append(notes, fmt.Sprintf("%s: not sliced: no failure point was recorded", f.Test))
+				continue
+			}
+			lines := map[diagnosis.Location]bool{}
+			for id := range r.Backward(r.Failure...).Nodes {
+				nd := r.Nodes[id]
+				lines[diagnosis.Location{File: diagnosis.Relative(root, nd.File), Line: nd.Line}] = true
+			}
+			out = append(out, lines)
+		}
+	}
+	return out, notes
+}
+
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// withoutRun drops -run from go test flags (the diagnosis names the
+// tests to run again itself).
+func withoutRun(flags []string) []string {
+	var out []string
+	for i := 0; i < len(flags); i++ {
+		f := flags[i]
+		name := strings.TrimLeft(f, "-")
+		switch {
+		case name == "run" || name == "test.run":
+			i++ // its value
+		case strings.HasPrefix(name, "run=") || strings.HasPrefix(name, "test.run="):
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// writeDiagnosis renders the diagnosis to -o or standard output.
+func writeDiagnosis(e *env, d *diagnosis.Diagnosis, info sfl.DiagnosisInfo, f diagFlags) int {
+	var buf bytes.Buffer
+	var err error
+	if f.format == "json" {
+		err = sfl.DiagnosisJSON(&buf, d, info, f.top)
+	} else {
+		err = sfl.DiagnosisText(&buf, d, info, f.top)
+	}
+	if err != nil {
+		errorf(e, "rank: %v", err)
+		return exitFail
+	}
+	if f.out == "" {
+		e.stdout.Write(buf.Bytes())
+		return exitOK
+	}
+	if err := writeAtomic(f.out, buf.Bytes()); err != nil {
+		errorf(e, "rank: %v", err)
+		return exitFail
+	}
+	abs, _ := filepath.Abs(f.out)
+	fmt.Fprintf(e.stderr, "culprit: rank: %s written\n", abs)
+	return exitOK
+}
+
+// writeAtomic writes data to path through a temporary file renamed over
+// it.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// stages shows on a terminal which stage a long command is in, on one
+// line it rewrites; piped, it says nothing.
+type stages struct {
+	w   io.Writer
+	on  bool
+	cmd string
+}
+
+func newStages(e *env, cmd string) *stages {
+	return &stages{w: e.stderr, on: isTerminal(e.stderr), cmd: cmd}
+}
+
+func (s *stages) say(msg string) {
+	if s.on {
+		fmt.Fprintf(s.w, "\r\033[Kculprit: %s: %s...", s.cmd, msg)
+	}
+}
+
+func (s *stages) done() {
+	if s.on {
+		fmt.Fprint(s.w, "\r\033[K")
+	}
+}

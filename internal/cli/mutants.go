@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/culprit-go/culprit/diagnosis"
+	"github.com/culprit-go/culprit/internal/instrument"
+	"github.com/culprit-go/culprit/spectrum"
+)
+
+// mutationFlags say whether and how the diagnosis mutates.
+type mutationFlags struct {
+	on      bool
+	budget  time.Duration // 0: a multiple of the instrumented run's time
+	funcs   int           // the most suspicious functions whose lines are mutated
+	passing int           // passing tests run against each mutant, per package
+}
+
+// runMutants mutates the executed lines of the first diagnosis's most
+// suspicious functions and runs the group's failing tests and a sample
+// of the passing tests that ran those lines against each mutant.
+func runMutants(e *env, f mutationFlags, goFlags []string, first *diagnosis.Diagnosis, g diagnosis.Group, s *spectrum.Spectra) ([]diagnosis.Mutant, []string) {
+	top := map[string]bool{}
+	for _, fn := range first.Funcs {
+		if len(top) == f.funcs {
+			break
+		}
+		top[fn.Name] = true
+	}
+	lines := map[string][]int{}
+	var order []string
+	chosen := map[diagnosis.Location]bool{}
+	for _, l := range first.Lines {
+		if !top[l.Func] {
+			continue
+		}
+		abs := filepath.Join(s.Root, filepath.FromSlash(l.File))
+		if _, ok := lines[abs]; !ok {
+			order = append(order, abs)
+		}
+		lines[abs] = append(lines[abs], l.Line)
+		chosen[l.Location] = true
+	}
+	failing := map[string][]string{}
+	for _, fl := range g.Failures {
+		failing[fl.Package] = append(failing[fl.Package], fl.Test)
+	}
+	// Passing tests of the same packages that ran the chosen lines, those
+	// that ran most of them first.
+	type cand struct {
+		run  spectrum.Run
+		hits int
+	}
+	var cands []cand
+	for i, r := range s.Runs {
+		if r.Outcome != spectrum.Pass || failing[r.Package] == nil {
+			continue
+		}
+		hit := map[diagnosis.Location]bool{}
+		for _, ev := range s.RunEvents(i) {
+			x := s.Events[ev]
+			if loc := (diagnosis.Location{File: x.File, Line: x.Line}); chosen[loc] {
+				hit[loc] = true
+			}
+		}
+		if len(hit) > 0 {
+			cands = append(cands, cand{r, len(hit)})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].hits > cands[j].hits })
+	passing := map[string][]string{}
+	for _, c := range cands {
+		if len(passing[c.run.Package]) < f.passing {
+			passing[c.run.Package] = append(passing[c.run.Package], c.run.Name)
+		}
+	}
+	res, err := instrument.Mutate(e.ctx, instrument.Mutation{Lines: lines, Order: order, Failing: failing, Passing: passing,
+		GoFlags: goFlags, Budget: f.budget, Jobs: 2})
+	if err != nil {
+		return nil, []string{fmt.Sprintf("mutants left out: %v", err)}
+	}
+	var out []diagnosis.Mutant
+	for _, m := range res.Mutants {
+		out = append(out, diagnosis.Mutant{At: diagnosis.Location{File: diagnosis.Relative(s.Root, m.File), Line: m.Line},
+			Operator: m.Operator, Failing: m.Failing, Passing: m.Passing, Changed: m.Changed, Broke: m.Broke})
+	}
+	return out, res.Notes
+}

@@ -1,0 +1,400 @@
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// This file writes mutant schemata: every mutant of a file's chosen
+// lines is compiled into one copy of the file, each guarded by its
+// number, so that one build runs them all (Untch et al.'s mutant
+// schemata): the test binary reads the mutant to enable from the
+// environment (mutantEnv). Mutants never evaluate an operand twice
+// unless it is free of effects.
+
+// mutantEnv names the environment variable holding the enabled mutant.
+const mutantEnv = "CULPRIT_MUTANT"
+
+// mutName is the package variable holding the enabled mutant's number.
+const mutName = "_culpritMut"
+
+// MutantSite is one mutant: where, and what it changes.
+type MutantSite struct {
+	ID       int    // from 1; 0 is the original program
+	File     string // absolute
+	Line     int
+	Operator string // "negate", "boundary", "and-or", "arith", "+1", "-1", "delete"
+}
+
+// mutator writes the mutants of one file.
+type mutator struct {
+	fset  *token.FileSet
+	info  *types.Info
+	pkg   *types.Package
+	file  *ast.File
+	tok   *token.File
+	src   []byte
+	path  string
+	lines map[int]bool
+	next  *int // the next mutant number, shared by every file of a build
+	sites []MutantSite
+	edits []insertion
+	seq   int
+}
+
+func (m *mutator) add(n ast.Node, op string) int {
+	*m.next++
+	id := *m.next
+	m.sites = append(m.sites, MutantSite{ID: id, File: m.path, Line: m.fset.Position(n.Pos()).Line, Operator: op})
+	return id
+}
+
+// open and close insert text before and after a node: at one offset,
+// closings come first, inner ones (opened later) before outer ones.
+func (m *mutator) open(off int, text string) {
+	m.seq++
+	m.edits = append(m.edits, insertion{off: off, seq: m.seq, text: text})
+}
+
+func (m *mutator) close(off int, text string) {
+	m.seq++
+	m.edits = append(m.edits, insertion{off: off, seq: m.seq, text: text, close: true})
+}
+
+func (m *mutator) on(n ast.Node) bool { return m.lines[m.fset.Position(n.Pos()).Line] }
+
+func (m *mutator) off(p token.Pos) int { return m.tok.Offset(p) }
+
+func (m *mutator) text(n ast.Node) string { return string(m.src[m.off(n.Pos()):m.off(n.End())]) }
+
+// typeText returns how to name e's type in this file, "" when it cannot
+// be named (an unexported type of another package, an untyped constant).
+func (m *mutator) typeText(e ast.Expr) string {
+	t := m.info.TypeOf(e)
+	if t == nil {
+		return ""
+	}
+	if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return ""
+	}
+	ok := true
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p == m.pkg {
+			return ""
+		}
+		ok = false
+		return p.Name()
+	})
+	if !ok {
+		return ""
+	}
+	return s
+}
+
+// guard is the test for mutant id.
+func guard(id int) string { return fmt.Sprintf("%s == %d", mutName, id) }
+
+// mutate finds and writes the mutants of the chosen lines: in pre-order,
+// so that an enclosing mutant's edits come before those inside it.
+func (m *mutator) mutate() {
+	negated := map[ast.Expr]bool{}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.GenDecl:
+			return x.Tok != token.CONST
+		case *ast.ArrayType:
+			return false // array lengths are constants
+		case *ast.CaseClause:
+			m.statements(x.Body)
+			for _, b := range x.Body {
+				ast.Inspect(b, visit)
+			}
+			return false // case expressions stay as written
+		case *ast.CompositeLit:
+			for _, e := range x.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					e = kv.Value // keys of arrays and maps may have to be constants
+				}
+				ast.Inspect(e, visit)
+			}
+			return false
+		case *ast.BlockStmt:
+			m.statements(x.List)
+		case *ast.CommClause:
+			m.statements(x.Body)
+		case *ast.IfStmt:
+			if x.Cond != nil && m.on(x.Cond) {
+				m.negate(x.Cond)
+				negated[ast.Unparen(x.Cond)] = true
+			}
+		case *ast.ForStmt:
+			if x.Cond != nil && m.on(x.Cond) {
+				m.negate(x.Cond)
+				negated[ast.Unparen(x.Cond)] = true
+			}
+		case *ast.BinaryExpr:
+			if !m.on(x) || m.isConst(x) {
+				break
+			}
+			switch x.Op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				if !negated[x] {
+					m.negate(x)
+				}
+			}
+			m.binary(x)
+		case *ast.BasicLit:
+			m.literal(x)
+		case *ast.ReturnStmt:
+			m.operands(x.Results...)
+		case *ast.AssignStmt:
+			m.operands(x.Rhs...)
+		case *ast.CallExpr:
+			m.operands(x.Args...)
+		}
+		if b, ok := n.(*ast.BinaryExpr); ok && m.on(b) && !m.isConst(b) {
+			m.operands(b.X, b.Y)
+		}
+		return true
+	}
+	ast.Inspect(m.file, visit)
+}
+
+// maxReplacements bounds the variables tried in place of one.
+const maxReplacements = 2
+
+// operands makes, for each operand that is a local variable, the mutants
+// that read another local variable of the same type in its place (the
+// wrong variable: "return y" for "return x").
+func (m *mutator) operands(es ...ast.Expr) {
+	for _, e := range es {
+		id, ok := e.(*ast.Ident)
+		if !ok || !m.on(id) {
+			continue
+		}
+		v, ok := m.info.Uses[id].(*types.Var)
+		if !ok || v.Parent() == nil || v.Parent() == m.pkg.Scope() || v.Pkg() != m.pkg {
+			continue
+		}
+		t := m.typeText(id)
+		if t == "" {
+			continue
+		}
+		alts := m.sameTyped(v, id.Pos())
+		if len(alts) == 0 {
+			continue
+		}
+		var cases strings.Builder
+		for _, alt := range alts {
+			mid := m.add(id, "var "+alt)
+			fmt.Fprintf(&cases, "if %s { return %s }; ", guard(mid), alt)
+		}
+		m.open(m.off(id.Pos()), fmt.Sprintf("func() %s { %sreturn ", t, cases.String()))
+		m.close(m.off(id.End()), " }()")
+	}
+}
+
+// sameTyped returns up to maxReplacements local variables other than v,
+// declared before pos in the scopes around it, of v's type, nearest
+// first.
+func (m *mutator) sameTyped(v *types.Var, pos token.Pos) []string {
+	var out []string
+	seen := map[string]bool{v.Name(): true}
+	inner := m.pkg.Scope().Innermost(pos)
+	for sc := inner; sc != nil && sc != m.pkg.Scope() && sc != types.Universe; sc = sc.Parent() {
+		names := sc.Names()
+		sort.Strings(names)
+		for _, name := range names {
+			if seen[name] || name == "_" {
+				continue
+			}
+			w, ok := sc.Lookup(name).(*types.Var)
+			if !ok || !types.Identical(w.Type(), v.Type()) {
+				continue
+			}
+			// In scope at pos (a variable's scope starts after its
+			// declaration's statement) and not shadowed there.
+			if _, o := inner.LookupParent(name, pos); o != w {
+				continue
+			}
+			seen[name] = true
+			out = append(out, name)
+			if len(out) == maxReplacements {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// literal makes an integer literal's mutants, one more and one less,
+// where it is a value of a type this file can name.
+func (m *mutator) literal(lit *ast.BasicLit) {
+	if lit.Kind != token.INT || !m.on(lit) {
+		return
+	}
+	t := m.typeText(lit)
+	if t == "" || !isInteger(m.info.TypeOf(lit)) {
+		return
+	}
+	up := m.add(lit, "+1")
+	down := m.add(lit, "-1")
+	m.open(m.off(lit.Pos()), "(")
+	m.close(m.off(lit.End()), fmt.Sprintf(" + %s(_culpritDelta(%s, %d, %d)))", t, mutName, up, down))
+}
+
+// isConst reports whether e is a constant expression (its value is known
+// to the compiler, so it may stand where only constants may).
+func (m *mutator) isConst(e ast.Expr) bool {
+	tv, ok := m.info.Types[e]
+	return ok && tv.Value != nil
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// negate makes the condition's mutant: its opposite.
+func (m *mutator) negate(cond ast.Expr) {
+	if m.isConst(cond) {
+		return
+	}
+	id := m.add(cond, "negate")
+	m.open(m.off(cond.Pos()), "((")
+	m.close(m.off(cond.End()), fmt.Sprintf(") != (%s))", guard(id)))
+}
+
+var boundary = map[token.Token]token.Token{token.LSS: token.LEQ, token.LEQ: token.LSS, token.GTR: token.GEQ, token.GEQ: token.GTR}
+var arith = map[token.Token]token.Token{token.ADD: token.SUB, token.SUB: token.ADD, token.MUL: token.QUO}
+
+// binary makes the mutants of an operator: a comparison's boundary (<
+// and <=), && and ||, + and -, * and / (floats). The mutant evaluates
+// either the original or the changed expression, never both, so its
+// operands may have effects.
+func (m *mutator) binary(x *ast.BinaryExpr) {
+	var to token.Token
+	var op string
+	switch {
+	case boundary[x.Op] != 0:
+		to, op = boundary[x.Op], "boundary"
+	case x.Op == token.LAND:
+		to, op = token.LOR, "and-or"
+	case x.Op == token.LOR:
+		to, op = token.LAND, "and-or"
+	case arith[x.Op] != 0:
+		t := m.info.TypeOf(x)
+		if b, ok := t.Underlying().(*types.Basic); !ok || b.Info()&types.IsNumeric == 0 {
+			return // string concatenation
+		}
+		if x.Op == token.MUL && isInteger(t) {
+			return // an integer division by zero would panic
+		}
+		to, op = arith[x.Op], "arith"
+	default:
+		return
+	}
+	tt := m.typeText(x)
+	if op == "boundary" || op == "and-or" {
+		tt = "bool" // the expression may be an untyped boolean
+	}
+	if tt == "" {
+		return
+	}
+	id := m.add(x, op)
+	alt := "(" + m.text(x.X) + ") " + to.String() + " (" + m.text(x.Y) + ")"
+	m.open(m.off(x.Pos()), fmt.Sprintf("func() %s { if %s { return %s }; return ", tt, guard(id), alt))
+	m.close(m.off(x.End()), " }()")
+}
+
+// statements makes deletion mutants of simple statements of a list.
+func (m *mutator) statements(list []ast.Stmt) {
+	for _, s := range list {
+		if !m.on(s) {
+			continue
+		}
+		switch x := s.(type) {
+		case *ast.ExprStmt:
+			if call, ok := x.X.(*ast.CallExpr); ok {
+				if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+					if _, builtin := m.info.Uses[id].(*types.Builtin); builtin && id.Name == "panic" {
+						continue // a terminating statement: removing it could leave a function without a return
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+		case *ast.AssignStmt:
+			if x.Tok == token.DEFINE {
+				continue
+			}
+		default:
+			continue
+		}
+		id := m.add(s, "delete")
+		m.open(m.off(s.Pos()), fmt.Sprintf("if %s != %d { ", mutName, id))
+		m.close(m.off(s.End()), " }")
+	}
+}
+
+// apply returns the file with the mutants written in, a //line directive
+// first and /*line*/ comments after each insertion, as the instrumenter's
+// rewrite does.
+func (m *mutator) apply() []byte {
+	sort.SliceStable(m.edits, func(i, j int) bool {
+		a, b := m.edits[i], m.edits[j]
+		if a.off != b.off {
+			return a.off < b.off
+		}
+		if a.close != b.close {
+			return a.close
+		}
+		if a.close {
+			return a.seq > b.seq
+		}
+		return a.seq < b.seq
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "//line %s:1:1\n", m.path)
+	prev := 0
+	for i, e := range m.edits {
+		b.Write(m.src[prev:e.off])
+		b.WriteString(e.text)
+		prev = e.off
+		if i+1 < len(m.edits) && m.edits[i+1].off == prev {
+			continue
+		}
+		p := m.tok.PositionFor(m.tok.Pos(prev), false)
+		fmt.Fprintf(&b, "/*line %s:%d:%d*/", m.path, p.Line, p.Column)
+	}
+	b.Write(m.src[prev:])
+	return []byte(b.String())
+}
+
+// mutantSupport is the file each mutated package gets: the enabled
+// mutant, read once from the environment, and the literal deltas.
+func mutantSupport(pkg string) []byte {
+	return []byte(fmt.Sprintf(`package %s
+
+import (
+	_culpritos "os"
+	_culpritstrconv "strconv"
+)
+
+var %s, _ = _culpritstrconv.Atoi(_culpritos.Getenv(%q))
+
+func _culpritDelta(m, up, down int) int {
+	switch m {
+	case up:
+		return 1
+	case down:
+		return -1
+	}
+	return 0
+}
+`, pkg, mutName, mutantEnv))
+}

@@ -1,0 +1,411 @@
+package instrument
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go/ast"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Mutation says which lines to mutate and which tests to run against
+// each mutant.
+type Mutation struct {
+	Dir     string           // where to run the go command ("" is the current directory)
+	Lines   map[string][]int // absolute file -> lines to mutate, most suspicious files and lines first
+	Order   []string         // the files of Lines in the order their mutants are run
+	Failing map[string][]string
+	Passing map[string][]string // package path -> tests ("TestX", "TestX/sub") to run against each mutant
+	GoFlags []string            // the user's go test flags (build tags...)
+	Env     []string            // nil is os.Environ()
+	// Budget bounds the whole step, building included: mutants not run
+	// by then are counted in MutationResult.Skipped.
+	Budget time.Duration
+	Jobs   int // mutants run at once (0: 2)
+}
+
+// MutantOutcome is what one mutant did to the tests run against it.
+type MutantOutcome struct {
+	MutantSite
+	Failing, Passing int // tests run that failed and passed on the original
+	Changed          int // failing tests that passed or failed otherwise (another message or place)
+	Broke            int // passing tests that failed
+}
+
+// MutationResult is the mutation step's outcome.
+type MutationResult struct {
+	Mutants []MutantOutcome // in mutant order
+	Skipped int             // mutants left out for the budget
+	Unbuilt int             // lines left unmutated because their mutants did not compile
+	Notes   []string
+}
+
+// Mutate builds every mutant of the given lines into the tested
+// packages' test binaries at once (mutant schemata: one build, each
+// mutant enabled by the environment), runs the original and then each
+// mutant against the given tests, and compares their outcomes. The
+// user's files are never modified: the mutated copies reach the build
+// through -overlay.
+func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
+	start := time.Now()
+	deadline := start.Add(cfg.Budget)
+	if cfg.Budget <= 0 {
+		deadline = start.Add(time.Hour)
+	}
+	if cfg.Jobs <= 0 {
+		cfg.Jobs = 2
+	}
+	env := cfg.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		d, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("mutate: %w", err)
+		}
+		dir = d
+	}
+	work, err := os.MkdirTemp("", "culprit-mutants-")
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	defer os.RemoveAll(work)
+
+	var patterns []string
+	for _, f := range cfg.Order {
+		patterns = append(patterns, "file="+f)
+	}
+	pkgs, err := packages.Load(&packages.Config{Context: ctx, Dir: dir, Env: env, BuildFlags: buildFlags(cfg.GoFlags),
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo},
+		patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("mutate: load packages: %w", err)
+	}
+	res := &MutationResult{}
+	drop := map[string]map[int]bool{} // lines whose mutants did not compile
+	var sites []MutantSite
+	var tests []string // package paths to test
+	for p := range cfg.Failing {
+		tests = append(tests, p)
+	}
+	sort.Strings(tests)
+	var bins map[string]string
+	for attempt := 0; ; attempt++ {
+		overlay := map[string]string{}
+		sites = sites[:0]
+		next := 0
+		for _, file := range cfg.Order {
+			p, f := fileOf(pkgs, file)
+			if f == nil || len(p.Errors) > 0 {
+				continue
+			}
+			src, err := os.ReadFile(file)
+			if err != nil {
+				return nil, fmt.Errorf("mutate: %w", err)
+			}
+			lines := map[int]bool{}
+			for _, l := range cfg.Lines[file] {
+				if !drop[file][l] {
+					lines[l] = true
+				}
+			}
+			m := &mutator{fset: p.Fset, info: p.TypesInfo, pkg: p.Types, file: f, tok: p.Fset.File(f.Pos()), src: src, path: file, lines: lines, next: &next}
+			m.mutate()
+			if len(m.sites) == 0 {
+				continue
+			}
+			sites = append(sites, m.sites...)
+			dst := filepath.Join(work, "src", fmt.Sprintf("%d_%s", len(overlay), filepath.Base(file)))
+			if err := writeFile(dst, m.apply()); err != nil {
+				return nil, err
+			}
+			overlay[file] = dst
+			support := filepath.Join(filepath.Dir(file), "zz_culprit_mutant.go")
+			if _, ok := overlay[support]; !ok {
+				gen := filepath.Join(work, "src", fmt.Sprintf("support_%d.go", len(overlay)))
+				if err := writeFile(gen, mutantSupport(p.Name)); err != nil {
+					return nil, err
+				}
+				overlay[support] = gen
+			}
+		}
+		if len(sites) == 0 {
+			res.Notes = append(res.Notes, "no mutant could be made of the chosen lines")
+			return res, nil
+		}
+		bins, err = buildMutants(ctx, dir, env, work, overlay, tests, cfg.GoFlags)
+		if err == nil {
+			break
+		}
+		var be *mutantBuildError
+		if !errors.As(err, &be) || attempt == 3 || len(be.lines) == 0 {
+			return nil, err
+		}
+		res.Notes = append(res.Notes, "mutants left out where they did not compile: "+firstLines(be.out, 3))
+		for _, l := range be.lines {
+			if drop[l.File] == nil {
+				drop[l.File] = map[int]bool{}
+			}
+			drop[l.File][l.Line] = true
+		}
+	}
+	for _, lines := range drop {
+		res.Unbuilt += len(lines)
+	}
+	if res.Unbuilt > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("%d lines left unmutated: their mutants did not compile", res.Unbuilt))
+	}
+
+	// The original's outcomes, then each mutant's, each run bounded by a
+	// multiple of the original's time (a mutant can loop forever).
+	base := map[string]map[string]testResult{}
+	t0 := time.Now()
+	for _, pkg := range tests {
+		out, _ := runMutant(ctx, bins[pkg], dir, env, 0, cfg.Failing[pkg], cfg.Passing[pkg], time.Until(deadline))
+		base[pkg] = out
+	}
+	timeout := 5*time.Since(t0) + 2*time.Second
+	results := make([]MutantOutcome, len(sites))
+	ran := make([]bool, len(sites))
+	var mu sync.Mutex
+	work2 := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < cfg.Jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work2 {
+				o := MutantOutcome{MutantSite: sites[i]}
+				for _, pkg := range tests {
+					got, _ := runMutant(ctx, bins[pkg], dir, env, sites[i].ID, cfg.Failing[pkg], cfg.Passing[pkg], timeout)
+					compareOutcomes(&o, base[pkg], got, cfg.Failing[pkg], cfg.Passing[pkg])
+				}
+				mu.Lock()
+				results[i], ran[i] = o, true
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range sites {
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			break
+		}
+		work2 <- i
+	}
+	close(work2)
+	wg.Wait()
+	for i, o := range results {
+		if ran[i] {
+			res.Mutants = append(res.Mutants, o)
+		} else {
+			res.Skipped++
+		}
+	}
+	if res.Skipped > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("%d of %d mutants not run: the mutation budget (%s) ran out", res.Skipped, len(sites), cfg.Budget.Round(time.Second)))
+	}
+	return res, nil
+}
+
+// fileOf finds the package and syntax tree of an absolute file.
+func fileOf(pkgs []*packages.Package, file string) (*packages.Package, *ast.File) {
+	for _, p := range pkgs {
+		for i, f := range p.CompiledGoFiles {
+			if f == file && i < len(p.Syntax) {
+				return p, p.Syntax[i]
+			}
+		}
+	}
+	return nil, nil
+}
+
+// jsonOverlay is the -overlay file's content.
+func jsonOverlay(replace map[string]string) ([]byte, error) {
+	b, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	return b, nil
+}
+
+// mutantBuildError is a build of mutants that did not compile, with the
+// mutated lines the compiler named.
+type mutantBuildError struct {
+	out   string
+	lines []struct {
+		File string
+		Line int
+	}
+}
+
+func (e *mutantBuildError) Error() string { return "mutants do not build: " + firstLines(e.out, 5) }
+
+func firstLines(s string, n int) string {
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	if len(ls) > n {
+		ls = ls[:n]
+	}
+	return strings.Join(ls, "; ")
+}
+
+var errPosRe = regexp.MustCompile(`(?m)^(?:\./)?([^\s:]+\.go):(\d+)(?::\d+)?: `)
+
+// buildMutants compiles each tested package's test binary with the
+// mutated files.
+func buildMutants(ctx context.Context, dir string, env []string, work string, overlay map[string]string, pkgs, goFlags []string) (map[string]string, error) {
+	ov, err := jsonOverlay(overlay)
+	if err != nil {
+		return nil, err
+	}
+	ovPath := filepath.Join(work, "overlay.json")
+	if err := writeFile(ovPath, ov); err != nil {
+		return nil, err
+	}
+	bins := map[string]string{}
+	for i, pkg := range pkgs {
+		bin := filepath.Join(work, "bin", fmt.Sprintf("%d.test", i))
+		args := append([]string{"test", "-c", "-o", bin, "-overlay", ovPath}, buildFlags(goFlags)...)
+		args = append(args, pkg)
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			be := &mutantBuildError{out: string(out)}
+			for _, m := range errPosRe.FindAllStringSubmatch(string(out), -1) {
+				n, _ := strconv.Atoi(m[2])
+				file := m[1]
+				if !filepath.IsAbs(file) {
+					file = filepath.Join(dir, file)
+				}
+				for orig := range overlay {
+					if orig == file || strings.HasSuffix(orig, string(filepath.Separator)+m[1]) {
+						be.lines = append(be.lines, struct {
+							File string
+							Line int
+						}{orig, n})
+					}
+				}
+			}
+			return nil, be
+		}
+		bins[pkg] = bin
+	}
+	return bins, nil
+}
+
+// testResult is a test's outcome and what it printed.
+type testResult struct {
+	outcome string // "pass", "fail", "skip"; "" when it did not finish
+	output  string
+}
+
+var (
+	durationRe = regexp.MustCompile(`\(\d+\.\d+s\)`)
+	hexRe      = regexp.MustCompile(`0x[0-9a-f]+|goroutine \d+`)
+)
+
+// runMutant runs a test binary with mutant id enabled (0: the original)
+// on the given tests and returns each test's result.
+func runMutant(ctx context.Context, bin, dir string, env []string, id int, failing, passing []string, timeout time.Duration) (map[string]testResult, error) {
+	tops := map[string]bool{}
+	var names []string
+	for _, t := range append(append([]string(nil), failing...), passing...) {
+		top, _, _ := strings.Cut(t, "/")
+		if !tops[top] {
+			tops[top] = true
+			names = append(names, regexp.QuoteMeta(top))
+		}
+	}
+	sort.Strings(names)
+	if timeout < time.Second {
+		timeout = time.Second
+	}
+	c, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(c, bin, "-test.v", "-test.run", "^("+strings.Join(names, "|")+")$", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = append(append([]string(nil), env...), fmt.Sprintf("%s=%d", mutantEnv, id))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return parseVerbose(out.String()), err
+}
+
+// parseVerbose reads go test -v output: each test's outcome and the
+// lines printed while it was the running test.
+func parseVerbose(out string) map[string]testResult {
+	res := map[string]testResult{}
+	text := map[string]*strings.Builder{}
+	cur := ""
+	for _, l := range strings.Split(out, "\n") {
+		t := strings.TrimSpace(l)
+		for _, p := range []string{"=== RUN   ", "=== CONT  ", "=== NAME  "} {
+			if strings.HasPrefix(t, p) {
+				cur = strings.TrimSpace(t[len(p):])
+			}
+		}
+		for _, p := range []string{"--- PASS: ", "--- FAIL: ", "--- SKIP: "} {
+			if strings.HasPrefix(t, p) {
+				name, _, _ := strings.Cut(t[len(p):], " ")
+				r := res[name]
+				r.outcome = strings.ToLower(p[4:8])
+				res[name] = r
+				cur = name
+			}
+		}
+		if cur == "" {
+			continue
+		}
+		b := text[cur]
+		if b == nil {
+			b = &strings.Builder{}
+			text[cur] = b
+		}
+		b.WriteString(hexRe.ReplaceAllString(durationRe.ReplaceAllString(t, ""), "X"))
+		b.WriteByte('\n')
+	}
+	for name, b := range text {
+		r := res[name]
+		r.output = b.String()
+		res[name] = r
+	}
+	return res
+}
+
+// compareOutcomes adds what a mutant's run changed to o.
+func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing, passing []string) {
+	for _, t := range failing {
+		b := base[t]
+		if b.outcome != "fail" {
+			continue // not failing on the original here: not evidence
+		}
+		o.Failing++
+		if g := got[t]; g.outcome != "fail" || g.output != b.output {
+			o.Changed++
+		}
+	}
+	for _, t := range passing {
+		if base[t].outcome != "pass" {
+			continue
+		}
+		o.Passing++
+		if got[t].outcome != "pass" {
+			o.Broke++
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package instrument
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMutate builds the mutants of the mutate fixture and runs its tests
+// against them: the mutant reading x for the faulty "return y" changes
+// the failing test's outcome and breaks no passing test, every operator
+// is tried, and every mutant compiles.
+func TestMutate(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/mutate")
+	file, sum := filepath.Join(dir, "mid.go"), filepath.Join(dir, "sum.go")
+	var all []int
+	for l := 1; l <= 28; l++ {
+		all = append(all, l)
+	}
+	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: all, sum: all}, Order: []string{file, sum},
+		Failing: map[string][]string{"example.com/mutate": {"TestMiddleFails"}},
+		Passing: map[string][]string{"example.com/mutate": {"TestMiddle", "TestSum"}}, Budget: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Unbuilt != 0 || res.Skipped != 0 {
+		t.Errorf("unbuilt %d, skipped %d: %v", res.Unbuilt, res.Skipped, res.Notes)
+	}
+	ops := map[string]bool{}
+	fixed := false
+	for _, m := range res.Mutants {
+		op, _, _ := strings.Cut(m.Operator, " ")
+		ops[op] = true
+		if m.Failing != 1 || m.Passing != 2 {
+			t.Errorf("mutant %d (%s at %d): %d failing and %d passing tests run, want 1 and 2", m.ID, m.Operator, m.Line, m.Failing, m.Passing)
+		}
+		if m.Line == 10 && m.Operator == "var x" {
+			fixed = m.Changed == 1 && m.Broke == 0
+		}
+		if m.Line == 6 && m.Operator == "negate" && m.Broke == 0 {
+			t.Errorf("negating y < z broke no passing test: %+v", m)
+		}
+	}
+	if !fixed {
+		t.Errorf("no mutant 'var x' at line 10 that changes the failure and breaks nothing: %+v", res.Mutants)
+	}
+	for _, op := range []string{"negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "var"} {
+		if !ops[op] {
+			t.Errorf("no %q mutant", op)
+		}
+	}
+}
+
+// TestMutateHazards makes every mutant of the hazards fixture's code,
+// its tricky constructs included: all of them compile.
+func TestMutateHazards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the hazards fixture's mutants")
+	}
+	dir, _ := filepath.Abs("testdata/hazards")
+	var order []string
+	lines := map[string][]int{}
+	for _, name := range []string{"hazards.go", "shared.go", "lined.go"} {
+		file := filepath.Join(dir, name)
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		order = append(order, file)
+		for l := 1; l <= strings.Count(string(data), "\n")+1; l++ {
+			lines[file] = append(lines[file], l)
+		}
+	}
+	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: lines, Order: order,
+		Failing: map[string][]string{"example.com/hazards": {"TestNothingMatches"}}, Budget: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Unbuilt != 0 {
+		t.Errorf("%d lines' mutants did not compile: %v", res.Unbuilt, res.Notes)
+	}
+	if len(res.Mutants) < 100 {
+		t.Errorf("%d mutants, want more than 100", len(res.Mutants))
+	}
+}

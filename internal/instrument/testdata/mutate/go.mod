@@ -1,0 +1,3 @@
+module example.com/mutate
+
+go 1.22
