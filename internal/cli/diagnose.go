@@ -54,7 +54,13 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	progress := newStages(e, "rank")
 	progress.say("running the tests instrumented")
 	t0 := time.Now()
-	res, err := instrument.Run(e.ctx, instrument.Config{Packages: pkgs, Events: spectrum.Needs(kinds), GoFlags: flags, Stdout: w, Stderr: w})
+	// The module's packages the tests import are recorded too: the
+	// fault need not be in the tested package.
+	more, err := instrument.ModuleImports(e.ctx, instrument.Config{Packages: pkgs, GoFlags: goFlags})
+	if err != nil {
+		return instrumentFailed(e, "rank", err)
+	}
+	res, err := instrument.Run(e.ctx, instrument.Config{Packages: pkgs, Instrument: more, Events: spectrum.Needs(kinds), GoFlags: flags, Stdout: w, Stderr: w})
 	if err != nil {
 		return instrumentFailed(e, "rank", err)
 	}
@@ -142,7 +148,7 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	// Slices of some of the group's failing tests.
 	if f.slices > 0 {
 		progress.say("slicing the failing tests")
-		sl, notes := groupSlices(e, group, f.slices, s.Root, goFlags)
+		sl, notes := groupSlices(e, group, f.slices, s.Root, more, goFlags)
 		in.Slices = sl
 		info.Notes = append(info.Notes, notes...)
 		if len(sl) > 0 {
@@ -187,7 +193,7 @@ func reportGroup(g diagnosis.Group, qualify bool) sfl.Group {
 // every event (each test's sampling restarted, as culprit slice does),
 // and returns the lines of each one's backward slice from its failure
 // point.
-func groupSlices(e *env, g diagnosis.Group, n int, root string, goFlags []string) ([]map[diagnosis.Location]bool, []string) {
+func groupSlices(e *env, g diagnosis.Group, n int, root string, more, goFlags []string) ([]map[diagnosis.Location]bool, []string) {
 	var chosen []diagnosis.Failure
 	byPkg := map[string][]string{}
 	for _, f := range g.Failures {
@@ -212,7 +218,7 @@ func groupSlices(e *env, g diagnosis.Group, n int, root string, goFlags []string
 		}
 		defer os.RemoveAll(dir)
 		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(goFlags)...)
-		_, err = instrument.Run(e.ctx, instrument.Config{Packages: []string{pkg}, Events: trace.AllEvents, GoFlags: flags,
+		_, err = instrument.Run(e.ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
 			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true})
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s: slices left out: %v", pkg, err))

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -109,14 +110,32 @@ func RunProgram(ctx context.Context, prog Program) (*Result, error) {
 // moduleImports lists the packages of the main module that the program
 // imports, directly or not (go list -deps, no type checking).
 func moduleImports(ctx context.Context, cfg Config) ([]string, error) {
+	return imports(ctx, cfg, false)
+}
+
+// ModuleImports lists the packages of the main module that cfg's
+// packages or their tests import, directly or not, but for the packages
+// themselves: what Config.Instrument takes to record the code the tests
+// run outside the tested packages.
+func ModuleImports(ctx context.Context, cfg Config) ([]string, error) {
+	return imports(ctx, cfg, true)
+}
+
+func imports(ctx context.Context, cfg Config, tests bool) ([]string, error) {
 	env := cfg.Env
 	if env == nil {
 		env = os.Environ()
 	}
 	pkgs, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
-		Dir: cfg.Dir, Env: env, BuildFlags: buildFlags(cfg.GoFlags)}, cfg.Packages...)
+		Dir: cfg.Dir, Env: env, BuildFlags: buildFlags(cfg.GoFlags), Tests: tests}, cfg.Packages...)
 	if err != nil {
 		return nil, fmt.Errorf("load packages: %w", err)
+	}
+	roots := map[string]bool{}
+	if tests {
+		for _, p := range pkgs {
+			roots[strings.TrimSuffix(p.PkgPath, "_test")] = true
+		}
 	}
 	var out []string
 	seen := map[*packages.Package]bool{}
@@ -125,12 +144,13 @@ func moduleImports(ctx context.Context, cfg Config) ([]string, error) {
 			return false
 		}
 		seen[p] = true
-		if p.Name != "main" && p.Module != nil && p.Module.Main {
+		if p.Name != "main" && p.Module != nil && p.Module.Main && !roots[p.PkgPath] && !strings.HasSuffix(p.ID, ".test") {
 			out = append(out, p.PkgPath)
 		}
 		return true
 	}, nil)
 	sort.Strings(out)
+	out = slices.Compact(out)
 	return out, nil
 }
 

@@ -501,8 +501,14 @@ func (r *fileRewriter) call(fs *funcState, c *ast.CallExpr, unit ast.Node, depth
 		return
 	}
 	if name := r.builtinName(c); name != "" {
+		// panic's record wraps its argument (at depth+1): the
+		// argument's own records go inside it.
+		inner := depth + 1
+		if name == "panic" {
+			inner++
+		}
 		for _, a := range c.Args {
-			r.walk(fs, a, unit, depth+1, ctxValue)
+			r.walk(fs, a, unit, inner, ctxValue)
 		}
 		r.builtin(fs, c, name, depth)
 		return

@@ -58,6 +58,7 @@ func TestHazards(t *testing.T) {
 	check(t, "CommaOk int", CommaOk(map[string]int{}, 5), "0 false 0 false5false")
 	check(t, "GoDynamic", GoDynamic(), "[1 30 7 9 100] 7")
 	check(t, "Lined", Lined(), "lined.y:12 2")
+	check(t, "PanicVar", PanicVar(), "EOF")
 	check(t, "TupleHeaders", TupleHeaders(3)+" "+TupleHeaders(4)+" "+TupleHeaders(-1), "37 5 3 88 5 3 1 5 3")
 }
 

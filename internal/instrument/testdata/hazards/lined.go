@@ -2,6 +2,7 @@ package hazards
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"runtime"
 )
@@ -15,4 +16,11 @@ func Lined() string {
 	x := Sum(1, 1)
 	_, file, line, _ := runtime.Caller(0)
 	return fmt.Sprintf("%s:%d %d", filepath.Base(file), line, x)
+}
+
+// PanicVar panics with another package's variable, whose read is
+// recorded inside the panic's record.
+func PanicVar() (r any) {
+	defer func() { r = recover() }()
+	panic(io.EOF)
 }
