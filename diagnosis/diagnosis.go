@@ -64,6 +64,7 @@ type Mutant struct {
 	// another place), Broke how many passing tests failed.
 	Failing, Passing int
 	Changed, Broke   int
+	Fixed            int // failing tests that passed (of Changed)
 }
 
 // Weights say how much each kind of evidence adds to a line's score.
@@ -73,10 +74,11 @@ type Weights struct {
 	Stack    float64 `json:"stack"`    // when a failing test's panic stack has the line
 	Mutation float64 `json:"mutation"` // times the line's best mutant score
 	Func     float64 `json:"func"`     // times the best spectrum score in the line's function
+	Fix      float64 `json:"fix"`      // times the share of failing tests a mutant of the line made pass, breaking no passing test
 }
 
 // DefaultWeights are the weights used when Input.Weights is nil.
-var DefaultWeights = Weights{Spectrum: 1, Slice: 0.35, Stack: 0.25, Mutation: 0.6, Func: 0.3}
+var DefaultWeights = Weights{Spectrum: 1, Slice: 0.35, Stack: 0.25, Mutation: 0.6, Func: 0.3, Fix: 0.3}
 
 // Evidence is why a line ranks where it does.
 type Evidence struct {
@@ -90,6 +92,7 @@ type Evidence struct {
 	Changed  int     // of those, mutants that changed a failing test's outcome or message
 	Broke    int     // of those, mutants that made a passing test fail
 	Mutation float64 // best mutant score (Ochiai over changed failing and broken passing tests)
+	Fix      float64 // best share of failing tests a mutant made pass while breaking no passing test
 }
 
 // Line is a ranked line.
@@ -201,6 +204,11 @@ func Diagnose(in Input) *Diagnosis {
 		if sc := mutantScore(m); sc > ev.Mutation {
 			ev.Mutation = sc
 		}
+		if m.Broke == 0 && m.Failing > 0 {
+			if fix := float64(m.Fixed) / float64(m.Failing); fix > ev.Fix {
+				ev.Fix = fix
+			}
+		}
 	}
 	funcSpec := map[string]float64{}
 	for _, loc := range order {
@@ -216,7 +224,7 @@ func Diagnose(in Input) *Diagnosis {
 		}
 		ev := &a.Evidence
 		ev.Slices = len(in.Slices)
-		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[a.Func] + w.Mutation*ev.Mutation
+		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[a.Func] + w.Mutation*ev.Mutation + w.Fix*ev.Fix
 		if ev.Slices > 0 {
 			score += w.Slice * float64(ev.Sliced) / float64(ev.Slices)
 		}

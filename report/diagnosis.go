@@ -52,6 +52,9 @@ func why(ev diagnosis.Evidence) string {
 	}
 	if ev.Mutants > 0 {
 		parts = append(parts, fmt.Sprintf("mutants %d/%d changed the failure, %d broke passing tests", ev.Changed, ev.Mutants, ev.Broke))
+		if ev.Fix > 0 {
+			parts = append(parts, "a mutant fixes it")
+		}
 	}
 	return strings.Join(parts, "; ")
 }
@@ -145,6 +148,7 @@ type JSONEvidence struct {
 	Changed  int     `json:"mutants_changed"`
 	Broke    int     `json:"mutants_broke"`
 	Mutation float64 `json:"mutation"`
+	Fix      float64 `json:"fix"`
 }
 
 // JSONDiagnosedFunc is one ranked function.
@@ -182,7 +186,7 @@ func DiagnosisJSON(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top 
 			FuncRank: JSONRank{l.FuncBest, l.FuncWorst, l.FuncRank},
 			Source:   strings.TrimSpace(src.line(l.File, l.Line)),
 			Evidence: JSONEvidence{Spectrum: ev.Spectrum, Event: ev.Event, EF: ev.EF, EP: ev.EP, Sliced: ev.Sliced, Slices: ev.Slices,
-				Stack: ev.Stack, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation}})
+				Stack: ev.Stack, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix}})
 	}
 	out.Functions = make([]JSONDiagnosedFunc, 0, len(d.Funcs))
 	for _, f := range d.Funcs {

@@ -85,7 +85,7 @@ func runMutants(e *env, f mutationFlags, goFlags []string, first *diagnosis.Diag
 	var out []diagnosis.Mutant
 	for _, m := range res.Mutants {
 		out = append(out, diagnosis.Mutant{At: diagnosis.Location{File: diagnosis.Relative(s.Root, m.File), Line: m.Line},
-			Operator: m.Operator, Failing: m.Failing, Passing: m.Passing, Changed: m.Changed, Broke: m.Broke})
+			Operator: m.Operator, Failing: m.Failing, Passing: m.Passing, Changed: m.Changed, Fixed: m.Fixed, Broke: m.Broke})
 	}
 	return out, res.Notes
 }

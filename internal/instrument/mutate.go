@@ -42,6 +42,7 @@ type MutantOutcome struct {
 	MutantSite
 	Failing, Passing int // tests run that failed and passed on the original
 	Changed          int // failing tests that passed or failed otherwise (another message or place)
+	Fixed            int // failing tests that passed
 	Broke            int // passing tests that failed
 }
 
@@ -397,6 +398,9 @@ func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing,
 		o.Failing++
 		if g := got[t]; g.outcome != "fail" || g.output != b.output {
 			o.Changed++
+			if g.outcome == "pass" {
+				o.Fixed++
+			}
 		}
 	}
 	for _, t := range passing {

@@ -38,7 +38,7 @@ func TestMutate(t *testing.T) {
 			t.Errorf("mutant %d (%s at %d): %d failing and %d passing tests run, want 1 and 2", m.ID, m.Operator, m.Line, m.Failing, m.Passing)
 		}
 		if m.Line == 10 && m.Operator == "var x" {
-			fixed = m.Changed == 1 && m.Broke == 0
+			fixed = m.Changed == 1 && m.Broke == 0 && m.Fixed == 1
 		}
 		if m.Line == 6 && m.Operator == "negate" && m.Broke == 0 {
 			t.Errorf("negating y < z broke no passing test: %+v", m)
