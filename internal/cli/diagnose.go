@@ -148,7 +148,7 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	// Slices of some of the group's failing tests.
 	if f.slices > 0 {
 		progress.say("slicing the failing tests")
-		sl, notes := groupSlices(e, group, f.slices, s.Root, more, goFlags)
+		sl, notes := groupSlices(e, group, f.slices, s.Root, filepath.Join(res.TraceDir, "slices"), more, goFlags)
 		in.Slices = sl
 		info.Notes = append(info.Notes, notes...)
 		if len(sl) > 0 {
@@ -193,7 +193,7 @@ func reportGroup(g diagnosis.Group, qualify bool) sfl.Group {
 // every event (each test's sampling restarted, as culprit slice does),
 // and returns the lines of each one's backward slice from its failure
 // point.
-func groupSlices(e *env, g diagnosis.Group, n int, root string, more, goFlags []string) ([]map[diagnosis.Location]bool, []string) {
+func groupSlices(e *env, g diagnosis.Group, n int, root, traceDir string, more, goFlags []string) ([]map[diagnosis.Location]bool, []string) {
 	var chosen []diagnosis.Failure
 	byPkg := map[string][]string{}
 	for _, f := range g.Failures {
@@ -211,14 +211,13 @@ func groupSlices(e *env, g diagnosis.Group, n int, root string, more, goFlags []
 		pkgs = append(pkgs, p)
 	}
 	sort.Strings(pkgs)
-	for _, pkg := range pkgs {
-		dir, err := os.MkdirTemp("", "culprit-slice-")
-		if err != nil {
-			return out, append(notes, fmt.Sprintf("slices left out: %v", err))
-		}
-		defer os.RemoveAll(dir)
+	for i, pkg := range pkgs {
+		// A trace directory of its own, at a stable place (the go
+		// command's build cache serves a second diagnosis of the same
+		// code).
+		dir := filepath.Join(traceDir, fmt.Sprint(i))
 		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(goFlags)...)
-		_, err = instrument.Run(e.ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
+		_, err := instrument.Run(e.ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
 			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true})
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s: slices left out: %v", pkg, err))

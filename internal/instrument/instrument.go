@@ -13,6 +13,7 @@ package instrument
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -343,7 +344,11 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 		base  uint32
 	}
 	var groups []ctrGroup
-	coverCfg := filepath.Join(work, "coveragecfg.json")
+	coverDir, err := stableDir(work, "cover", map[string][]byte{"coveragecfg.json": []byte(coverageConfig)})
+	if err != nil {
+		return nil, err
+	}
+	coverCfg := filepath.Join(coverDir, "coveragecfg.json")
 	for i := 0; i < len(jobs); {
 		j := i
 		base := uint32(len(sites.sites))
@@ -465,7 +470,6 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	}
 
 	// The runtime package, as a module of its own replaced by a directory.
-	rtDir := filepath.Join(work, "rt")
 	limit := cfg.CallLimit
 	switch {
 	case limit == 0:
@@ -473,7 +477,8 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	case limit < 0:
 		limit = 0
 	}
-	if err := writeRT(rtDir, res.TraceDir, len(sites.sites), limit, cfg.SamplePerTest, cfg.SampleTest, race); err != nil {
+	rtDir, err := writeRT(work, res.TraceDir, len(sites.sites), limit, cfg.SamplePerTest, cfg.SampleTest, race)
+	if err != nil {
 		return nil, err
 	}
 	if len(gcflags) > 0 {
@@ -556,11 +561,16 @@ func writeFile(path string, data []byte) error {
 	return nil
 }
 
-// writeRT writes the runtime package's module, configured for this run.
-func writeRT(dir, traceDir string, nsites, callLimit int, perTest bool, test string, race bool) error {
+// writeRT writes the runtime package's module, configured for this run,
+// and returns its directory: a directory named by its content under the
+// user's cache directory, so that runs instrumenting the same code build
+// the same runtime package at the same path and the go command's build
+// cache serves them (work is used when there is no cache directory).
+func writeRT(work, traceDir string, nsites, callLimit int, perTest bool, test string, race bool) (string, error) {
+	files := map[string][]byte{}
 	entries, err := fs.ReadDir(rt.Source, ".")
 	if err != nil {
-		return fmt.Errorf("runtime source: %w", err)
+		return "", fmt.Errorf("runtime source: %w", err)
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -569,21 +579,71 @@ func writeRT(dir, traceDir string, nsites, callLimit int, perTest bool, test str
 		}
 		data, err := fs.ReadFile(rt.Source, name)
 		if err != nil {
-			return fmt.Errorf("runtime source: %w", err)
+			return "", fmt.Errorf("runtime source: %w", err)
 		}
-		if err := writeFile(filepath.Join(dir, name), data); err != nil {
-			return err
-		}
+		files[name] = data
 	}
 	ctr := "uint8"
 	if race {
 		ctr = "uint32"
 	}
-	config := fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n\tsampleTest = %q\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, perTest, test, race, ctr)
-	if err := writeFile(filepath.Join(dir, "config.go"), []byte(config)); err != nil {
-		return err
+	files["config.go"] = []byte(fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n\tsampleTest = %q\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, perTest, test, race, ctr))
+	files["go.mod"] = []byte("module " + rtPath + "\n\ngo 1.18\n")
+	return stableDir(work, "rt", files)
+}
+
+// stableDir writes files to a directory named by their names and
+// contents under the user's cache directory (culprit/KIND-HASH), once:
+// an existing one is reused, a new one is written aside and renamed into
+// place. Without a cache directory it writes them to work/KIND.
+func stableDir(work, kind string, files map[string][]byte) (string, error) {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
 	}
-	return writeFile(filepath.Join(dir, "go.mod"), []byte("module "+rtPath+"\n\ngo 1.18\n"))
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(files[n]))
+		h.Write(files[n])
+	}
+	write := func(dir string) error {
+		for _, n := range names {
+			if err := writeFile(filepath.Join(dir, n), files[n]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		dir := filepath.Join(work, kind)
+		return dir, write(dir)
+	}
+	dir := filepath.Join(cache, "culprit", fmt.Sprintf("%s-%x", kind, h.Sum(nil)[:12]))
+	if _, err := os.Stat(filepath.Join(dir, names[len(names)-1])); err == nil {
+		return dir, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		dir := filepath.Join(work, kind)
+		return dir, write(dir)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+kind+"-")
+	if err != nil {
+		dir := filepath.Join(work, kind)
+		return dir, write(dir)
+	}
+	if err := write(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.RemoveAll(tmp) // another run put it there first
+		if _, serr := os.Stat(dir); serr != nil {
+			return "", fmt.Errorf("instrument: %w", err)
+		}
+	}
+	return dir, nil
 }
 
 // toolchainMinor returns the minor version of the go command that will
