@@ -61,7 +61,8 @@ func why(ev diagnosis.Evidence) string {
 
 // DiagnosisText writes the fused ranking: the most suspicious lines with
 // their function's rank and why they rank there, then the groups of
-// failing tests left for another run.
+// failing tests left for another run (info.Notes are the caller's to
+// show).
 func DiagnosisText(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top int) error {
 	src := newSources(info.Root, nil)
 	bw := bufio.NewWriter(w)
@@ -84,9 +85,6 @@ func DiagnosisText(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top 
 	}
 	for _, g := range info.Others {
 		fmt.Fprintf(bw, "# also failing, another way (%s): %s: rank them with -run\n", g.Signature, strings.Join(g.Tests, ", "))
-	}
-	for _, n := range info.Notes {
-		fmt.Fprintf(bw, "# note: %s\n", n)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write diagnosis: %w", err)

@@ -122,7 +122,8 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	s = s.FilterRuns(func(r spectrum.Run) bool {
 		return r.Outcome == spectrum.Pass || inGroup[r.Package+"\x00"+r.Name]
 	})
-	info := sfl.DiagnosisInfo{Root: s.Root, Group: reportGroup(group, len(pkgs) > 1), Sources: []string{"spectra (statements, branches)"}}
+	info := sfl.DiagnosisInfo{Root: s.Root, Group: reportGroup(group, len(pkgs) > 1), Sources: []string{"spectra (statements, branches)"},
+		Notes: append([]string(nil), s.Notes...)}
 	for i, g := range groups {
 		if i != pick {
 			info.Others = append(info.Others, reportGroup(g, len(pkgs) > 1))
@@ -291,6 +292,11 @@ func writeDiagnosis(e *env, d *diagnosis.Diagnosis, info sfl.DiagnosisInfo, f di
 	if err != nil {
 		errorf(e, "rank: %v", err)
 		return exitFail
+	}
+	// Notes go to standard error, the ranking to standard output (the
+	// JSON keeps them too).
+	for _, n := range info.Notes {
+		fmt.Fprintf(e.stderr, "culprit: rank: note: %s\n", n)
 	}
 	if f.out == "" {
 		e.stdout.Write(buf.Bytes())
