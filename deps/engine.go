@@ -1481,6 +1481,7 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 		strong bool
 		elems  map[string]int // execution-level graphs: the element definitions it leaves
 		elem   string         // or the one element or field it defines
+		lhs    ast.Expr
 	}
 	var defs []pending
 	var whole []int
@@ -1536,13 +1537,16 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 			}
 		}
 		id := def(name, l.Pos(), from)
-		b.written(fr, in, l, root, id)
 		if elem != "" {
 			b.g.Nodes[id].Elem = elem
 		}
-		defs = append(defs, pending{root, id, plain, elems, name})
+		defs = append(defs, pending{root, id, plain, elems, name, l})
 	}
-	// Definitions take effect after every read of the statement.
+	// Definitions take effect after every read of the statement: a swap
+	// (a[i], a[j] = a[j], a[i]) reads both elements before either write.
+	for _, d := range defs {
+		b.written(fr, in, d.lhs, d.root, d.id)
+	}
 	for _, d := range defs {
 		b.define(fr, d.root, d.id, d.strong)
 		if b.ver == nil {
