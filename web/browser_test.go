@@ -19,42 +19,23 @@ import (
 
 var screenshot = flag.String("screenshot", "", "also save the browser test's source view screenshot to `FILE` (docs/web-middle.png)")
 
-// chromium returns the path of Debian's chromium, "" when it is missing.
+// chromium returns the path of Chromium (or Chrome) on PATH, "" when it
+// is missing.
 func chromium() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
 	return ""
 }
 
-// TestBrowser starts the view on the middle example's trace in headless
-// Chromium, clicks the top-ranked line, checks that its backward slice is
-// highlighted in the source, follows the link to the slice's graph and
-// checks that dot drew it (or, without Graphviz, that the page says so),
-// marks a statement "looks right" on the guided path, and saves
-// screenshots in the test's artifact directory.
-func TestBrowser(t *testing.T) {
-	exe := chromium()
-	if exe == "" {
-		t.Skip("Chromium is not installed (Debian: apt-get install chromium; .ci/run installs it): no browser test")
-	}
-	examples, err := filepath.Abs(filepath.Join("..", "examples"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	traceDir := record(t, examples, "./middle")
-	s, err := web.Load(traceDir, web.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler(true))
-	defer ts.Close()
+// noChromium is why the browser tests skip.
+const noChromium = "Chromium is not on PATH (Debian: apt-get install chromium; .ci/run installs it): no browser test"
 
+// browser starts headless Chromium (exe) for the test and returns its
+// context, cancelled after the time given or when the test ends.
+func browser(t *testing.T, exe string, limit time.Duration) context.Context {
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
@@ -69,11 +50,37 @@ func TestBrowser(t *testing.T) {
 		chromedp.WindowSize(1400, 1000),
 	}
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
+	t.Cleanup(cancel)
 	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, limit)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// TestBrowser starts the view on the middle example's trace in headless
+// Chromium, clicks the top-ranked line, checks that its backward slice is
+// highlighted in the source, follows the link to the slice's graph and
+// checks that dot drew it (or, without Graphviz, that the page says so),
+// marks a statement "looks right" on the guided path, and saves
+// screenshots in the test's artifact directory.
+func TestBrowser(t *testing.T) {
+	exe := chromium()
+	if exe == "" {
+		t.Skip(noChromium)
+	}
+	examples, err := filepath.Abs(filepath.Join("..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	traceDir := record(t, examples, "./middle")
+	s, err := web.Load(traceDir, web.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler(true))
+	defer ts.Close()
+	ctx := browser(t, exe, 90*time.Second)
 
 	out := t.ArtifactDir()
 	save := func(name string, png []byte) {
@@ -206,5 +213,138 @@ func TestBrowser(t *testing.T) {
 	fmt.Sscan(after, &na)
 	if nb == 0 || na >= nb {
 		t.Errorf("left to inspect: %q before marking middle.go:7 right, %q after; want fewer", before, after)
+	}
+}
+
+// wideModule is the middle example written as real code often is: long
+// names, comments at the end of lines, lines of 100 to 120 columns.
+var wideModule = map[string]string{
+	"go.mod": "module example.com/wide\n\ngo 1.22\n",
+	"wide.go": `package wide
+
+// Median returns the median of three measurements: the one that is neither smaller nor larger than both others.
+func Median(first, second, third int) int {
+	if second < third {
+		if first < second {
+			return second
+		} else if first < third {
+			return second // the defect: here first lies between second and third, so the median is first
+		}
+	} else {
+		if first > second {
+			return second
+		} else if first > third {
+			return first
+		}
+	}
+	return third
+}
+`,
+	"wide_test.go": `package wide
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+func TestMedian(t *testing.T) {
+	for _, measurements := range [][3]int{{3, 3, 5}, {1, 2, 3}, {3, 2, 1}, {5, 5, 5}, {5, 3, 4}, {2, 1, 3}} {
+		first, second, third := measurements[0], measurements[1], measurements[2]
+		t.Run(fmt.Sprintf("%d_%d_%d", first, second, third), func(t *testing.T) {
+			sorted := []int{first, second, third}
+			slices.Sort(sorted)
+			if got, want := Median(first, second, third), sorted[1]; got != want {
+				t.Errorf("Median(%d, %d, %d) = %d, want %d, the measurement between the two others", first, second, third, got, want)
+			}
+		})
+	}
+}
+`,
+}
+
+// TestLayout opens every page of the view on a trace of wideModule at
+// each of layoutWidths and fails where a person could not read it: boxes
+// of the layout overlap, text runs out of its box, or the page is wider
+// than the window (testdata/layout.js measures them).
+func TestLayout(t *testing.T) {
+	exe := chromium()
+	if exe == "" {
+		t.Skip(noChromium)
+	}
+	traceDir := record(t, writeModule(t, wideModule), ".")
+	s, err := web.Load(traceDir, web.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler(true))
+	defer ts.Close()
+	checkLayout(t, browser(t, exe, 3*time.Minute), ts.URL)
+}
+
+// layoutWidths are the window widths the layout must hold at: a small
+// laptop, a common laptop, a desktop.
+var layoutWidths = []int64{1024, 1280, 1920}
+
+// layoutPages are the view's pages, as a person reaches them.
+var layoutPages = []struct{ name, path string }{
+	{"ranking", "/rank"},
+	{"source", "/source"},
+	{"source-selected", "/source?sel=wide.go:9"},
+	{"guide", "/guide"},
+	{"graph", "/graph"},
+	{"flow-graph", "/graph?of=flow"},
+	{"flow", "/flow"},
+	{"invariants", "/mine"},
+}
+
+// checkLayout opens every page at every width in a 900 px high window and
+// fails where testdata/layout.js finds boxes of the layout that overlap,
+// text running out of its box or a page wider than the window; it saves
+// a screenshot of each page that fails in the test's artifact directory.
+func checkLayout(t *testing.T, ctx context.Context, url string) {
+	js, err := os.ReadFile(filepath.Join("testdata", "layout.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, width := range layoutWidths {
+		for _, p := range layoutPages {
+			t.Run(fmt.Sprintf("%s/%d", p.name, width), func(t *testing.T) {
+				if err := chromedp.Do(ctx,
+					chromedp.EmulateViewport(width, 900),
+					chromedp.Navigate(url+p.path),
+					chromedp.WaitReady("main"),
+				); err != nil {
+					t.Fatalf("open %s: %v", p.path, err)
+				}
+				// Graphs are images: measure once they are drawn.
+				for range 50 {
+					loaded, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`[...document.images].every(i => i.complete)`))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if loaded {
+						break
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](string(js)))
+				if err != nil {
+					t.Fatalf("measure %s: %v", p.path, err)
+				}
+				if len(problems) == 0 {
+					return
+				}
+				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+				if err != nil {
+					t.Fatal(err)
+				}
+				shot := filepath.Join(t.ArtifactDir(), "layout.png")
+				if err := os.WriteFile(shot, png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Errorf("%s at %dx900 (screenshot %s):\n%s", p.path, width, shot, strings.Join(problems, "\n"))
+			})
+		}
 	}
 }

@@ -494,7 +494,7 @@ func renderSVG(ctx context.Context, dot string, src []byte) ([]byte, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("web: dot -Tsvg: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+		return nil, fmt.Errorf("dot -Tsvg: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	return out, nil
 }

@@ -92,7 +92,7 @@ var ErrNotLoopback = errors.New("not a loopback address: traces may contain secr
 func Listen(addr string, any bool) (net.Listener, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("web: -http %q: want HOST:PORT: %w", addr, err)
+		return nil, fmt.Errorf("-http %q: want HOST:PORT: %w", addr, err)
 	}
 	if host == "" {
 		host = "localhost"
@@ -101,14 +101,14 @@ func Listen(addr string, any bool) (net.Listener, error) {
 		port = "0"
 	}
 	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return nil, fmt.Errorf("web: -http %q: bad port %q", addr, port)
+		return nil, fmt.Errorf("-http %q: bad port %q", addr, port)
 	}
 	if !any && !loopbackHost(host) {
-		return nil, fmt.Errorf("web: -http %q: %w", addr, ErrNotLoopback)
+		return nil, fmt.Errorf("-http %q: %w", addr, ErrNotLoopback)
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
 	if err != nil {
-		return nil, fmt.Errorf("web: %w", err)
+		return nil, fmt.Errorf("listen: %w", err)
 	}
 	return ln, nil
 }
@@ -135,12 +135,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
-		return fmt.Errorf("web: %w", err)
+		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if err := srv.Shutdown(sctx); err != nil {
-			return fmt.Errorf("web: shutdown: %w", err)
+			return fmt.Errorf("shutdown: %w", err)
 		}
 		return nil
 	}

@@ -92,18 +92,18 @@ type lineData struct {
 func Load(dir string, opt Options) (*Server, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("web: trace %s: %w", dir, err)
+		return nil, fmt.Errorf("trace %s: %w", dir, err)
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return nil, fmt.Errorf("web: trace: %w", err)
+		return nil, fmt.Errorf("trace: %w", err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("web: trace %s: not a directory", dir)
+		return nil, fmt.Errorf("trace %s: not a directory", dir)
 	}
 	tr, err := trace.Open(abs)
 	if err != nil {
-		return nil, fmt.Errorf("web: %w", err)
+		return nil, fmt.Errorf("read trace: %w", err)
 	}
 	if opt.Metric.Score == nil {
 		opt.Metric = spectrum.Ochiai
