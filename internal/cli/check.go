@@ -62,7 +62,9 @@ func runCheck(e *env, args []string) int {
 		errorf(e, "check: %v", err)
 		return exitUsage
 	}
-	cs, _, status, stop := collect(e, "check", rf, pkgs, goFlags)
+	b := newBudget(e, "check", *rf.timeout)
+	defer b.close()
+	cs, _, status, stop := collect(e, b, rf, pkgs, goFlags)
 	if stop {
 		return status
 	}

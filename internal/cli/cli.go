@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -49,6 +50,7 @@ func commands() []command {
 		{"reduce", "shrink a failure-inducing input (delta debugging)", runReduce},
 		{"slice", "trace where a value comes from: dynamic dependencies and slices", runSlice},
 		{"test", "run go test instrumented, recording a trace", runTest},
+		{"version", "print culprit's module version and VCS revision", runVersion},
 		{"web", "serve the local web view of a trace (also: -http on rank, slice, mine, flow)", runWeb},
 	}
 }
@@ -76,6 +78,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		usage(stdout)
 		return exitOK
+	case "-version", "--version":
+		return runVersion(e, args[1:])
 	}
 	for _, c := range commands() {
 		if c.name == name {
@@ -175,10 +179,51 @@ func runTrouble(e *env, cmd string, res *instrument.Result) bool {
 // pattern matching nothing, a refused flag, an unwritable trace
 // directory), 1 otherwise.
 func instrumentFailed(e *env, cmd string, err error) int {
+	if outsideModule(err) {
+		return noModuleError(e, cmd)
+	}
 	errorf(e, "%s: %v", cmd, err)
 	var ue *instrument.UsageError
 	if errors.As(err, &ue) {
 		return exitUsage
 	}
 	return exitFail
+}
+
+// outsideModule reports whether err is go list's failure to find
+// packages ("no packages match", "go.mod file not found", ...) and the current
+// directory is outside every Go module: go's message does not say what to
+// do.
+func outsideModule(err error) bool {
+	msg, found := err.Error(), false
+	for _, s := range []string{"no packages match", "go.mod file not found", "does not contain main module", "cannot find main module"} {
+		found = found || strings.Contains(msg, s)
+	}
+	if !found {
+		return false
+	}
+	wd, werr := os.Getwd()
+	return werr == nil && moduleRoot(wd) == ""
+}
+
+// moduleRoot returns the nearest directory holding a go.mod, from dir
+// up; "" when there is none.
+func moduleRoot(dir string) string {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// noModuleError reports that cmd runs outside a module and returns the
+// usage status.
+func noModuleError(e *env, cmd string) int {
+	errorf(e, "%s: no go.mod here (culprit works inside a Go module): cd to your module's directory, or create one with go mod init", cmd)
+	return exitUsage
 }

@@ -41,6 +41,20 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs testdata/script/*.txtar.
 func TestScripts(t *testing.T) {
+	// The install scripts build culprit from this checkout with the
+	// modules already downloaded, offline.
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The scripts that run go share its build cache, which is safe to
+	// share and already holds the standard library compiled.
+	modCache, goCache := "", ""
+	if out, err := exec.Command("go", "env", "GOMODCACHE", "GOCACHE").Output(); err == nil {
+		if f := strings.Fields(string(out)); len(f) == 2 {
+			modCache, goCache = f[0], f[1]
+		}
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
@@ -48,6 +62,12 @@ func TestScripts(t *testing.T) {
 			// A race-enabled oracle would sleep a second at exit and
 			// time out.
 			env.Setenv("GORACE", "atexit_sleep_ms=0")
+			env.Setenv("CULPRIT_ROOT", root)
+			env.Setenv("CULPRIT_MODCACHE", modCache)
+			if goCache == "" || goCache == "off" {
+				goCache = filepath.Join(env.WorkDir, "..", "gocache")
+			}
+			env.Setenv("CULPRIT_GOCACHE", goCache)
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -70,6 +71,7 @@ func runFlow(e *env, args []string) int {
 	depth := fs.Int("depth", 0, "keep the nodes at most `N` edges from an output")
 	focus := fs.String("focus", "", "keep the paths from the values named `NAME` (x, x@2, x@1..4, stdin line 3) to the outputs")
 	testOut := fs.Bool("testout", false, "show go test's output (or the program's) on standard error")
+	timeout := addTimeoutFlag(fs)
 	wf := addWebFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), flowUsage)
@@ -93,12 +95,18 @@ func runFlow(e *env, args []string) int {
 		errorf(e, "flow: -trace reads an existing trace: it takes no packages, -run or go test flags")
 		return exitUsage
 	}
+	b := newBudget(e, "flow", *timeout)
+	defer b.close()
 	dir := *traceDir
+	b.traceAt = dir
 	program := false
 	timedOut := false // the test binary was stopped by -timeout
 	if dir == "" && len(pkgs) == 1 && *run == "" && *testName == "" {
 		var err error
 		if program, err = instrument.IsMain(e.ctx, "", pkgs[0], nil); err != nil {
+			if outsideModule(err) {
+				return noModuleError(e, "flow")
+			}
 			errorf(e, "flow: %v", err)
 			return exitFail
 		}
@@ -109,10 +117,17 @@ func runFlow(e *env, args []string) int {
 		if *testOut {
 			w = e.stderr
 		}
-		res, err := instrument.RunProgram(e.ctx, instrument.Program{
-			Config: instrument.Config{Packages: pkgs, Events: trace.AllEvents, Stdout: w, Stderr: w, CallLimit: -1, Inlinable: true},
-			Args:   goFlags, Stdin: e.stdin,
+		var res *instrument.Result
+		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
+			res, err = instrument.RunProgram(ctx, instrument.Program{
+				Config: instrument.Config{Packages: pkgs, Events: trace.AllEvents, Stdout: w, Stderr: w, CallLimit: -1, Inlinable: true},
+				Args:   goFlags, Stdin: e.stdin,
+			})
+			return err
 		})
+		if errors.Is(err, errStopped) {
+			return exitFail
+		}
 		if err != nil {
 			e.stderr.Write(progOut.Bytes()) // go build's errors
 			return instrumentFailed(e, "flow", err)
@@ -121,6 +136,7 @@ func runFlow(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "culprit: flow: note: the program exited with status %d\n", res.ExitCode)
 		}
 		dir = res.TraceDir
+		b.ran(took, dir)
 		*testName = instrument.ProgramRun
 	} else if dir == "" {
 		if *run != "" {
@@ -133,10 +149,17 @@ func runFlow(e *env, args []string) int {
 		if *testOut {
 			w = e.stderr
 		}
-		res, err := instrument.Run(e.ctx, instrument.Config{
-			Packages: pkgs, Events: trace.AllEvents, GoFlags: goFlags,
-			Stdout: w, Stderr: w, CallLimit: -1, Inlinable: true,
+		var res *instrument.Result
+		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
+			res, err = instrument.Run(ctx, instrument.Config{
+				Packages: pkgs, Events: trace.AllEvents, GoFlags: goFlags,
+				Stdout: w, Stderr: w, CallLimit: -1, Inlinable: true,
+			})
+			return err
 		})
+		if errors.Is(err, errStopped) {
+			return exitFail
+		}
 		if err != nil {
 			return instrumentFailed(e, "flow", err)
 		}
@@ -145,12 +168,20 @@ func runFlow(e *env, args []string) int {
 			return exitFail
 		}
 		timedOut = len(res.TimedOut) > 0
+		b.ran(took, dir)
 	}
 	if wf.on() {
 		return serveWeb(e, "flow", wf, dir, web.Options{Test: *testName, Start: "/flow", Flow: flow.Options{Test: *testName, Return: *ret,
 			Call: *call, Var: *varAt, NoCond: *noCond, Reduce: *reduce, Unfold: *unfold, Depth: *depth, Focus: *focus}})
 	}
-	tr, err := trace.Open(dir)
+	var tr *trace.Trace
+	err := b.phase("reading the trace", func() (err error) {
+		tr, err = trace.Open(dir)
+		return err
+	})
+	if errors.Is(err, errStopped) {
+		return exitFail
+	}
 	if err != nil {
 		errorf(e, "flow: %v", err)
 		if errors.Is(err, os.ErrNotExist) {
@@ -158,8 +189,15 @@ func runFlow(e *env, args []string) int {
 		}
 		return exitFail
 	}
-	g, err := flow.Build(tr, flow.Options{Test: *testName, Return: *ret, Call: *call, Var: *varAt,
-		NoCond: *noCond, Reduce: *reduce, Unfold: *unfold, Depth: *depth, Focus: *focus})
+	var g *flow.Graph
+	err = b.phase("building the flow graph", func() (err error) {
+		g, err = flow.Build(tr, flow.Options{Test: *testName, Return: *ret, Call: *call, Var: *varAt,
+			NoCond: *noCond, Reduce: *reduce, Unfold: *unfold, Depth: *depth, Focus: *focus})
+		return err
+	})
+	if errors.Is(err, errStopped) {
+		return exitFail
+	}
 	if err != nil {
 		errorf(e, "flow: %v", err)
 		if timedOut {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -60,6 +61,7 @@ type runFlags struct {
 	testFiles *bool
 	calls     *int
 	inlinable *bool
+	timeout   *time.Duration
 	extra     trace.EventSet // more events to record: all for -http
 }
 
@@ -70,13 +72,16 @@ func addRunFlags(fs *flag.FlagSet) runFlags {
 		testFiles: fs.Bool("testfiles", false, "include functions declared in _test.go files"),
 		calls:     fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` calls of each function per test binary, then only those numbered by powers of two (-1: all)"),
 		inlinable: fs.Bool("inlinable", true, "record small functions the compiler would inline too (allocation counts can change)"),
+		timeout:   addTimeoutFlag(fs),
 	}
 }
 
 // collect runs the tests instrumented (or reads -trace) and collects the
-// calls. It returns a status when the command must stop.
-func collect(e *env, name string, rf runFlags, pkgs, goFlags []string) (*invariant.Calls, *instrument.Result, int, bool) {
+// calls, within b's time. It returns a status when the command must stop.
+func collect(e *env, b *budget, rf runFlags, pkgs, goFlags []string) (*invariant.Calls, *instrument.Result, int, bool) {
+	name := b.cmd
 	dir := *rf.traceDir
+	b.traceAt = dir
 	var res *instrument.Result
 	if dir == "" {
 		var goOut bytes.Buffer
@@ -84,15 +89,22 @@ func collect(e *env, name string, rf runFlags, pkgs, goFlags []string) (*invaria
 		if *rf.testOut {
 			w = e.stderr
 		}
-		r, err := instrument.Run(e.ctx, instrument.Config{
-			Packages:  pkgs,
-			Events:    trace.EventFunc | trace.EventPanic | trace.EventCall | rf.extra,
-			GoFlags:   goFlags,
-			Stdout:    w,
-			Stderr:    w,
-			CallLimit: *rf.calls,
-			Inlinable: *rf.inlinable,
+		var r *instrument.Result
+		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
+			r, err = instrument.Run(ctx, instrument.Config{
+				Packages:  pkgs,
+				Events:    trace.EventFunc | trace.EventPanic | trace.EventCall | rf.extra,
+				GoFlags:   goFlags,
+				Stdout:    w,
+				Stderr:    w,
+				CallLimit: *rf.calls,
+				Inlinable: *rf.inlinable,
+			})
+			return err
 		})
+		if errors.Is(err, errStopped) {
+			return nil, nil, exitFail, true
+		}
 		if err != nil {
 			return nil, nil, instrumentFailed(e, name, err), true
 		}
@@ -100,12 +112,20 @@ func collect(e *env, name string, rf runFlags, pkgs, goFlags []string) (*invaria
 		if runTrouble(e, name, r) {
 			return nil, nil, exitFail, true
 		}
+		b.ran(took, dir)
 		if r.ExitCode != 0 && !*rf.testOut && goOut.Len() > 0 && !bytes.Contains(goOut.Bytes(), []byte("--- FAIL")) && len(r.TimedOut) == 0 {
 			// Not a test failure (a build error, no tests): show why.
 			e.stderr.Write(goOut.Bytes())
 		}
 	}
-	cs, err := invariant.Load(dir, invariant.CollectOptions{TestFiles: *rf.testFiles})
+	var cs *invariant.Calls
+	err := b.phase("collecting the calls from the trace", func() (err error) {
+		cs, err = invariant.Load(dir, invariant.CollectOptions{TestFiles: *rf.testFiles})
+		return err
+	})
+	if errors.Is(err, errStopped) {
+		return nil, nil, exitFail, true
+	}
 	if err != nil {
 		errorf(e, "%s: %v", name, err)
 		if errors.Is(err, os.ErrNotExist) {
@@ -180,19 +200,29 @@ func runMine(e *env, args []string) int {
 	}
 	start := time.Now()
 	rf.extra = wf.events()
-	cs, res, status, stop := collect(e, "mine", rf, pkgs, goFlags)
+	b := newBudget(e, "mine", *rf.timeout)
+	defer b.close()
+	cs, res, status, stop := collect(e, b, rf, pkgs, goFlags)
 	if stop {
 		return status
 	}
 	var c *invariant.Contracts
+	if err := b.phase("mining invariants", func() error {
+		if *contrast {
+			c = invariant.Contrast(cs, opt)
+		} else {
+			c = invariant.Mine(cs, opt)
+		}
+		return nil
+	}); err != nil {
+		return exitFail
+	}
 	if *contrast {
-		c = invariant.Contrast(cs, opt)
 		if len(c.Functions) == 0 {
 			errorf(e, "mine: -contrast: no call was made by a failing test")
 			return exitUsage
 		}
 	} else {
-		c = invariant.Mine(cs, opt)
 		if len(c.Functions) == 0 {
 			errorf(e, "mine: no call was made by a test of the selected outcome (-from %s)", *from)
 			return exitFail

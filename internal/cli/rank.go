@@ -278,6 +278,12 @@ func runRank(e *env, args []string) int {
 		}
 		w = file
 	}
+	// Notes go to standard error, apart from the ranking: the text
+	// format would print them as "# note:" lines among its results.
+	notes := s.Notes
+	if *format == "text" {
+		s.Notes = nil
+	}
 	opt := sfl.Options{Top: *top, Threshold: *threshold, List: *list, Metrics: metrics}
 	opt.Color = *color == "always" || (*color == "auto" && isTerminal(w))
 	r := spectrum.Rank(s, metrics[0])
@@ -310,10 +316,8 @@ func runRank(e *env, args []string) int {
 		errorf(e, "rank: %v", err)
 		return exitFail
 	}
-	if *format != "text" && *format != "listing" {
-		for _, n := range s.Notes {
-			fmt.Fprintf(e.stderr, "culprit: rank: note: %s\n", n)
-		}
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "culprit: rank: note: %s\n", n)
 	}
 	if *out != "" {
 		abs, _ := filepath.Abs(*out)
@@ -324,12 +328,7 @@ func runRank(e *env, args []string) int {
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok || os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return os.Getenv("NO_COLOR") == "" && charDevice(w)
 }
 
 // hasRunFlag reports whether go test flags select tests with -run.
@@ -522,22 +521,11 @@ func mergeFiles(names []string, kinds spectrum.Kinds, explicit bool) (*spectrum.
 	if st, err := os.Stat(s.Root); err != nil || !st.IsDir() {
 		// Shards ran on another machine: read sources here.
 		if wd, err := os.Getwd(); err == nil {
-			s.Root = moduleRoot(wd)
+			s.Root = wd
+			if root := moduleRoot(wd); root != "" {
+				s.Root = root
+			}
 		}
 	}
 	return s, nil
-}
-
-// moduleRoot returns the directory holding go.mod at or above dir, or dir.
-func moduleRoot(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return dir
-		}
-		d = up
-	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -74,6 +75,7 @@ func runSlice(e *env, args []string) int {
 	precise := fs.Bool("precise", false, "slice over execution instances (each definition its own node; the events are streamed from the trace)")
 	calls := fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` stream events of each site in full, then only those numbered by powers of two (-1: all; -precise records all unless given)")
 	checked := fs.Bool("checked", false, "checked coverage: per test and package, the executed statements in the backward slice of the tests' checks (-format json or text)")
+	timeout := addTimeoutFlag(fs)
 	wf := addWebFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), sliceUsage)
@@ -117,8 +119,11 @@ func runSlice(e *env, args []string) int {
 		return exitUsage
 	}
 
+	b := newBudget(e, "slice", *timeout)
+	defer b.close()
 	dir := *traceDir
 	timedOut := false // the test binary was stopped by -timeout
+	b.traceAt = dir
 	if dir == "" {
 		if *run != "" {
 			goFlags = append([]string{"-run", *run}, goFlags...)
@@ -139,17 +144,24 @@ func runSlice(e *env, args []string) int {
 		if *testOut {
 			w = io.MultiWriter(&goOut, shown)
 		}
-		res, err := instrument.Run(e.ctx, instrument.Config{
-			Packages:      pkgs,
-			Events:        trace.AllEvents,
-			GoFlags:       goFlags,
-			Stdout:        w,
-			Stderr:        w,
-			CallLimit:     callLimit,
-			SamplePerTest: true,
-			SampleTest:    *testName,
-			Inlinable:     true,
+		var res *instrument.Result
+		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
+			res, err = instrument.Run(ctx, instrument.Config{
+				Packages:      pkgs,
+				Events:        trace.AllEvents,
+				GoFlags:       goFlags,
+				Stdout:        w,
+				Stderr:        w,
+				CallLimit:     callLimit,
+				SamplePerTest: true,
+				SampleTest:    *testName,
+				Inlinable:     true,
+			})
+			return err
 		})
+		if errors.Is(err, errStopped) {
+			return exitFail
+		}
 		if err != nil {
 			return instrumentFailed(e, "slice", err)
 		}
@@ -158,6 +170,7 @@ func runSlice(e *env, args []string) int {
 			return exitFail
 		}
 		timedOut = len(res.TimedOut) > 0
+		b.ran(took, dir)
 		defer func() {
 			if res.ExitCode != 0 && !*testOut && strings.Contains(goOut.String(), "no test files") {
 				(&jsonText{w: e.stderr}).Write(goOut.Bytes())
@@ -172,7 +185,14 @@ func runSlice(e *env, args []string) int {
 		// The events are streamed from the trace, not held: the summary
 		// graph's memory is bounded by the program, the trace's by
 		// nothing.
-		r, err := deps.BuildStream(dir, deps.Options{Test: *testName, Versions: *precise})
+		var r *deps.Run
+		err := b.phase("building the dependence graph", func() (err error) {
+			r, err = deps.BuildStream(dir, deps.Options{Test: *testName, Versions: *precise})
+			return err
+		})
+		if errors.Is(err, errStopped) {
+			return exitFail
+		}
 		if err != nil {
 			errorf(e, "slice: %v", err)
 			if timedOut {
@@ -185,7 +205,7 @@ func runSlice(e *env, args []string) int {
 		}
 		return writeSlice(e, r, crit, *forward, *format, *out, "")
 	}
-	return writeChecked(e, dir, *format, *out)
+	return writeChecked(e, b, dir, *format, *out)
 }
 
 // jsonText writes go test -json output as the text it stands for: each
@@ -310,8 +330,15 @@ func render(name string) string {
 // in dir. The events are streamed from the trace, a batch of tests per
 // read of an events file: memory is a batch of summary graphs, bounded
 // by the program, whatever the length of the run.
-func writeChecked(e *env, dir, format, out string) int {
-	covs, err := deps.CheckedCoverage(dir, 0)
+func writeChecked(e *env, b *budget, dir, format, out string) int {
+	var covs []*deps.Coverage
+	err := b.phase("slicing every test's checks", func() (err error) {
+		covs, err = deps.CheckedCoverage(dir, 0)
+		return err
+	})
+	if errors.Is(err, errStopped) {
+		return exitFail
+	}
 	if err != nil {
 		errorf(e, "slice: %v", err)
 		if errors.Is(err, os.ErrNotExist) {
