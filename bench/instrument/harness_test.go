@@ -16,6 +16,9 @@ import (
 // passes plain must have the same outcome instrumented. The whole set is
 // go run ./bench/instrument.
 func TestProofSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs three real modules' tests, plain and instrumented twice (minutes): go test without -short runs it")
+	}
 	h, cleanup, err := newHarness("", "stmt,all", 5*time.Minute, testLog{t})
 	if err != nil {
 		t.Fatal(err)

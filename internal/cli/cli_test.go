@@ -47,8 +47,6 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The scripts that run go share its build cache, which is safe to
-	// share and already holds the standard library compiled.
 	modCache, goCache := "", ""
 	if out, err := exec.Command("go", "env", "GOMODCACHE", "GOCACHE").Output(); err == nil {
 		if f := strings.Fields(string(out)); len(f) == 2 {
@@ -64,10 +62,14 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GORACE", "atexit_sleep_ms=0")
 			env.Setenv("CULPRIT_ROOT", root)
 			env.Setenv("CULPRIT_MODCACHE", modCache)
-			if goCache == "" || goCache == "off" {
-				goCache = filepath.Join(env.WorkDir, "..", "gocache")
+			// Every script that runs go shares its build cache, which
+			// already holds the standard library compiled; scripts set
+			// HOME, which would make a new one each.
+			cache := goCache
+			if cache == "" || cache == "off" {
+				cache = filepath.Join(env.WorkDir, "..", "gocache")
 			}
-			env.Setenv("CULPRIT_GOCACHE", goCache)
+			env.Setenv("GOCACHE", cache)
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
