@@ -29,7 +29,7 @@ var errStopped = errors.New("stopped")
 type budget struct {
 	e       *env
 	cmd     string
-	limit   time.Duration // -timeout; 0: autoLimit after a run, none with -trace
+	limit   time.Duration // -timeout; 0: autoLimit after a run, none with -trace; negative: none
 	auto    bool          // limit is autoLimit's
 	start   time.Time
 	ctx     context.Context // the limit's, once known
@@ -40,7 +40,7 @@ type budget struct {
 
 // addTimeoutFlag declares -timeout on fs.
 func addTimeoutFlag(fs *flag.FlagSet) *time.Duration {
-	return fs.Duration("timeout", 0, "stop after `D` with what was computed so far and a note (default: the analysis may take ten times the instrumented test run plus a minute; none with -trace)")
+	return fs.Duration("timeout", 0, "stop after `D` with what was computed so far and a note (default 0: the analysis may take ten times the instrumented test run plus a minute, no limit with -trace; negative: no limit)")
 }
 
 // newBudget starts the clock of a command. Progress shows when standard
