@@ -282,17 +282,6 @@ func withoutRun(flags []string) []string {
 
 // writeDiagnosis renders the diagnosis to -o or standard output.
 func writeDiagnosis(e *env, d *diagnosis.Diagnosis, info sfl.DiagnosisInfo, f diagFlags) int {
-	// Notes go to standard error, apart from the results; the JSON
-	// keeps them too.
-	notes := info.Notes
-	defer func() {
-		for _, n := range notes {
-			fmt.Fprintf(e.stderr, "culprit: rank: note: %s\n", n)
-		}
-	}()
-	if f.format != "json" {
-		info.Notes = nil
-	}
 	var buf bytes.Buffer
 	var err error
 	if f.format == "json" {
