@@ -39,8 +39,8 @@ type Input struct {
 	// Slices are the lines of failing tests' backward slices, one set
 	// per sliced test (paths as in Spectra: relative to its Root).
 	Slices []map[Location]bool
-	// Stacks are the lines on failing tests' panic stacks.
-	Stacks []map[Location]bool
+	// Stacks are failing tests' panic stacks, innermost frame first.
+	Stacks [][]Location
 	// Mutants are the outcomes of mutants of executed lines.
 	Mutants []Mutant
 	// Weights of the evidence; the zero value is DefaultWeights.
@@ -71,7 +71,7 @@ type Mutant struct {
 type Weights struct {
 	Spectrum float64 `json:"spectrum"` // times the best Ochiai score of the line's events
 	Slice    float64 `json:"slice"`    // times the share of sliced tests whose slice has the line
-	Stack    float64 `json:"stack"`    // when a failing test's panic stack has the line
+	Stack    float64 `json:"stack"`    // when the line is the innermost ranked frame of a failing test's panic stack (half for an outer frame)
 	Mutation float64 `json:"mutation"` // times the line's best mutant score
 	Func     float64 `json:"func"`     // times the best spectrum score in the line's function
 	Fix      float64 `json:"fix"`      // times the share of failing tests a mutant of the line made pass, breaking no passing test
@@ -88,6 +88,7 @@ type Evidence struct {
 	Sliced   int     // sliced failing tests whose slice has the line
 	Slices   int     // sliced failing tests
 	Stack    bool    // on a failing test's panic stack
+	StackTop bool    // the innermost frame of a panic stack that is a ranked line: where it panicked
 	Mutants  int     // mutants of the line that were run
 	Changed  int     // of those, mutants that changed a failing test's outcome or message
 	Broke    int     // of those, mutants that made a passing test fail
@@ -182,9 +183,14 @@ func Diagnose(in Input) *Diagnosis {
 		}
 	}
 	for _, st := range in.Stacks {
-		for loc := range st {
+		top := true
+		for _, loc := range st {
 			if a := lines[loc]; a != nil {
 				a.Evidence.Stack = true
+				if top {
+					a.Evidence.StackTop = true
+				}
+				top = false
 			}
 		}
 	}
@@ -228,8 +234,11 @@ func Diagnose(in Input) *Diagnosis {
 		if ev.Slices > 0 {
 			score += w.Slice * float64(ev.Sliced) / float64(ev.Slices)
 		}
-		if ev.Stack {
+		switch {
+		case ev.StackTop:
 			score += w.Stack
+		case ev.Stack:
+			score += w.Stack / 2
 		}
 		a.Score = score
 		d.Lines = append(d.Lines, a.Line)

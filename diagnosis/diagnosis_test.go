@@ -53,8 +53,8 @@ func TestDiagnose(t *testing.T) {
 			}, Weights: spec(Weights{Spectrum: 1, Mutation: 1})},
 			lines: []int{5, 4, 3, 9}, ranks: []string{"1", "2", "3", "4"}, funcs: []string{"p.f", "p.g"}},
 		{name: "the panic stack lifts its lines; the function's spectrum lifts its lines over g",
-			in:    Input{Stacks: []map[Location]bool{{loc(9): true}}, Weights: spec(Weights{Spectrum: 1, Stack: 1, Func: 0.5})},
-			lines: []int{9, 3, 4, 5}, ranks: []string{"1", "2-4", "2-4", "2-4"}, funcs: []string{"p.g", "p.f"}},
+			in:    Input{Stacks: [][]Location{{{"runtime/panic.go", 1}, loc(9), loc(3)}}, Weights: spec(Weights{Spectrum: 1, Stack: 1, Func: 0.5})},
+			lines: []int{9, 3, 4, 5}, ranks: []string{"1", "2", "3-4", "3-4"}, funcs: []string{"p.g", "p.f"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,5 +144,24 @@ func TestGroupFailures(t *testing.T) {
 	want := [][]string{{"TestA/1", "TestA/2", "TestC"}, {"TestB"}, {"TestD"}}
 	if !reflect.DeepEqual(got, want) || sigs[0] != "check a_test.go: got N" {
 		t.Errorf("groups %v (%q), want %v", got, sigs, want)
+	}
+}
+
+func TestTestOutputs(t *testing.T) {
+	out := []byte(`{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"output","Package":"p","Test":"TestA","Output":"--- FAIL: TestA (0.00s)\n"}
+{"Action":"output","Package":"p","Test":"TestA","Output":"panic: boom [recovered]\n"}
+{"Action":"output","Package":"p","Output":"goroutine 7 [running]:\n"}
+{"Action":"output","Package":"p","Output":"\t/m/p.go:12 +0x1c\n"}
+{"Action":"output","Package":"q","Output":"ok  \tq\t0.01s\n"}
+`)
+	got := TestOutputs(out)
+	want := "--- FAIL: TestA (0.00s)\npanic: boom [recovered]\ngoroutine 7 [running]:\n\t/m/p.go:12 +0x1c\n"
+	if got["p\x00TestA"] != want || len(got) != 1 {
+		t.Errorf("TestOutputs = %q, want TestA's output with the stack", got)
+	}
+	f := ParseFailure("p", "TestA", got["p\x00TestA"])
+	if len(f.Stack) != 1 || f.Stack[0] != (Location{"/m/p.go", 12}) {
+		t.Errorf("stack %v", f.Stack)
 	}
 }

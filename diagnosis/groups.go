@@ -30,9 +30,11 @@ type Group struct {
 }
 
 // TestOutputs splits go test -json output into each test's output,
-// keyed "package\x00test".
+// keyed "package\x00test". Output of the package after a test's (a
+// panic's stack, which test2json gives to no test) goes to that test.
 func TestOutputs(out []byte) map[string]string {
 	m := map[string]*strings.Builder{}
+	last := map[string]string{} // package -> key of its last test with output
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
 	for sc.Scan() {
@@ -41,10 +43,16 @@ func TestOutputs(out []byte) map[string]string {
 			continue
 		}
 		var ev struct{ Action, Package, Test, Output string }
-		if json.Unmarshal(line, &ev) != nil || ev.Action != "output" || ev.Test == "" {
+		if json.Unmarshal(line, &ev) != nil || ev.Action != "output" {
 			continue
 		}
 		k := ev.Package + "\x00" + ev.Test
+		if ev.Test == "" {
+			if k = last[ev.Package]; k == "" {
+				continue
+			}
+		}
+		last[ev.Package] = k
 		b := m[k]
 		if b == nil {
 			b = &strings.Builder{}
@@ -60,10 +68,11 @@ func TestOutputs(out []byte) map[string]string {
 }
 
 var (
-	checkRe = regexp.MustCompile(`^\s+([^\s:]+\.go):(\d+): (.*)$`)
-	frameRe = regexp.MustCompile(`^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
-	numRe   = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b|[-+]?\d+(\.\d+)?`)
-	quoteRe = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`|'(?:[^'\\\\]|\\\\.)*'")
+	checkRe     = regexp.MustCompile(`^\s+([^\s:]+\.go):(\d+): (.*)$`)
+	frameRe     = regexp.MustCompile(`^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	numRe       = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b|[-+]?\d+(\.\d+)?`)
+	recoveredRe = regexp.MustCompile(`\s*\[recovered[^\]]*\]$`)
+	quoteRe     = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`|'(?:[^'\\\\]|\\\\.)*'")
 )
 
 // Normalize removes a message's particulars: numbers become N and quoted
@@ -81,7 +90,7 @@ func ParseFailure(pkg, test, output string) Failure {
 	lines := strings.Split(output, "\n")
 	for i, l := range lines {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "panic: "); ok {
-			rest = strings.TrimSuffix(rest, " [recovered]")
+			rest = recoveredRe.ReplaceAllString(rest, "")
 			f.Message = "panic: " + rest
 			f.Signature = "panic: " + Normalize(rest)
 			for _, fl := range lines[i+1:] {

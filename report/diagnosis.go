@@ -47,7 +47,10 @@ func why(ev diagnosis.Evidence) string {
 			parts = append(parts, "not in slice")
 		}
 	}
-	if ev.Stack {
+	switch {
+	case ev.StackTop:
+		parts = append(parts, "panicked here")
+	case ev.Stack:
 		parts = append(parts, "on panic stack")
 	}
 	if ev.Mutants > 0 {
@@ -142,6 +145,7 @@ type JSONEvidence struct {
 	Sliced   int     `json:"sliced"`
 	Slices   int     `json:"slices"`
 	Stack    bool    `json:"stack"`
+	StackTop bool    `json:"stack_top"`
 	Mutants  int     `json:"mutants"`
 	Changed  int     `json:"mutants_changed"`
 	Broke    int     `json:"mutants_broke"`
@@ -184,7 +188,7 @@ func DiagnosisJSON(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top 
 			FuncRank: JSONRank{l.FuncBest, l.FuncWorst, l.FuncRank},
 			Source:   strings.TrimSpace(src.line(l.File, l.Line)),
 			Evidence: JSONEvidence{Spectrum: ev.Spectrum, Event: ev.Event, EF: ev.EF, EP: ev.EP, Sliced: ev.Sliced, Slices: ev.Slices,
-				Stack: ev.Stack, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix}})
+				Stack: ev.Stack, StackTop: ev.StackTop, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix}})
 	}
 	out.Functions = make([]JSONDiagnosedFunc, 0, len(d.Funcs))
 	for _, f := range d.Funcs {

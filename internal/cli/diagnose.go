@@ -136,9 +136,9 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 		if len(fl.Stack) == 0 {
 			continue
 		}
-		st := map[diagnosis.Location]bool{}
+		var st []diagnosis.Location
 		for _, fr := range fl.Stack {
-			st[diagnosis.Location{File: diagnosis.Relative(s.Root, fr.File), Line: fr.Line}] = true
+			st = append(st, diagnosis.Location{File: diagnosis.Relative(s.Root, fr.File), Line: fr.Line})
 		}
 		in.Stacks = append(in.Stacks, st)
 	}
