@@ -341,38 +341,20 @@ func (m *mutator) statements(list []ast.Stmt) {
 	}
 }
 
-// apply returns the file with the mutants written in, a //line directive
-// first and /*line*/ comments after each insertion, as the instrumenter's
-// rewrite does.
+// apply returns the file with the mutants written in, as the
+// instrumenter writes its edits: a //line directive first and a
+// /*line*/ comment after each insertion. Nesting follows the order the
+// edits were made in (outer first).
 func (m *mutator) apply() []byte {
-	sort.SliceStable(m.edits, func(i, j int) bool {
-		a, b := m.edits[i], m.edits[j]
-		if a.off != b.off {
-			return a.off < b.off
+	for i := range m.edits {
+		if m.edits[i].close {
+			m.edits[i].nest = -m.edits[i].seq
+		} else {
+			m.edits[i].nest = m.edits[i].seq
 		}
-		if a.close != b.close {
-			return a.close
-		}
-		if a.close {
-			return a.seq > b.seq
-		}
-		return a.seq < b.seq
-	})
-	var b strings.Builder
-	fmt.Fprintf(&b, "//line %s:1:1\n", m.path)
-	prev := 0
-	for i, e := range m.edits {
-		b.Write(m.src[prev:e.off])
-		b.WriteString(e.text)
-		prev = e.off
-		if i+1 < len(m.edits) && m.edits[i+1].off == prev {
-			continue
-		}
-		p := m.tok.PositionFor(m.tok.Pos(prev), false)
-		fmt.Fprintf(&b, "/*line %s:%d:%d*/", m.path, p.Line, p.Column)
 	}
-	b.Write(m.src[prev:])
-	return []byte(b.String())
+	r := &fileRewriter{fset: m.fset, file: m.file, tokFile: m.tok, src: m.src, path: m.path, edits: m.edits}
+	return r.apply()
 }
 
 // mutantSupport is the file each mutated package gets: the enabled
