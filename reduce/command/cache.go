@@ -76,3 +76,11 @@ func (c *cache) put(k key, o reduce.Outcome) {
 	close(c.flight[k])
 	delete(c.flight, k)
 }
+
+// known reports whether the outcome of k is recorded.
+func (c *cache) known(k key) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.done[k]
+	return ok
+}

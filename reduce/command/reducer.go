@@ -218,6 +218,13 @@ type reduction struct {
 	fatal error
 	stop  context.CancelFunc
 	best  struct{ fail, pass selection } // of the input current when saved
+	bytes int                            // size of the failing result on disk
+
+	// The syntax filter of the levels' candidates (see parses).
+	unparsed  map[string]bool // files whose original does not parse: not filtered
+	accepted  int             // candidates the filter let through
+	trusted   bool            // a candidate the filter let through failed
+	filterOff bool            // a level's fallback: run every candidate
 }
 
 // Reduce runs the levels, coarse to fine, until a whole sweep changes
@@ -240,6 +247,9 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 	in := r.Input
 	fail, pass := in.all(), in.none()
 	rewriting := r.Syntax != nil && mode == reduce.Min
+	if rewriting {
+		x.unparsed = r.unparsedFiles()
+	}
 	x.best.fail, x.best.pass = fail, pass
 	if err := x.save(fail, pass, true); err != nil {
 		return Summary{}, err
@@ -280,7 +290,24 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 					x.progress(pick(units, p.Fail), pick(units, p.Pass))
 				},
 			}
+			x.mu.Lock()
+			skipped, accepted := x.stats.Skipped, x.accepted
+			x.mu.Unlock()
 			res, err := reduce.DD(ctx, units, test, mode, cfg)
+			x.mu.Lock()
+			// The syntax filter skipped every candidate of the level, and
+			// has not yet let through a candidate that failed: it may be
+			// wrong about this oracle, so run the level without it.
+			fallback := err == nil && len(res.FailIdx) == len(units) &&
+				x.stats.Skipped > skipped && x.accepted == accepted && !x.trusted
+			x.filterOff = fallback
+			x.mu.Unlock()
+			if fallback {
+				res, err = reduce.DD(ctx, units, test, mode, cfg)
+				x.mu.Lock()
+				x.filterOff = false
+				x.mu.Unlock()
+			}
 			if fatal := x.fatalErr(); fatal != nil {
 				runErr = fatal
 				break
@@ -337,7 +364,9 @@ func pick(units []unit, idx []int) []unit {
 func (x *reduction) test(ctx context.Context, c []unit) reduce.Outcome {
 	in := x.current()
 	files := in.files(in.selectUnits(c))
-	if x.Syntax != nil && x.mode() == reduce.Min && !x.parses(in, files) {
+	// A candidate already tested (the current result, found by a level
+	// that ran without the filter) needs no check.
+	if x.Syntax != nil && x.mode() == reduce.Min && !x.cache.known(keyOf(files)) && !x.parses(in, files) {
 		return reduce.Unresolved
 	}
 	return x.testFiles(ctx, files)
@@ -369,6 +398,11 @@ func (x *reduction) testFiles(ctx context.Context, files []File) reduce.Outcome 
 	}
 	o = x.Judge.Classify(run)
 	x.cache.put(k, o)
+	if o == reduce.Fail && ctx.Err() == nil {
+		x.mu.Lock()
+		x.trusted = x.trusted || !x.filterOff
+		x.mu.Unlock()
+	}
 	x.event(x.levelName(), Event{Bytes: size, Outcome: o, Run: run})
 	return o
 }

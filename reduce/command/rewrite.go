@@ -27,23 +27,53 @@ func (x *reduction) rebase(files []File) *Input {
 }
 
 // parses reports whether each file of a candidate that has a syntax is
-// accepted by it; it counts the candidates it rejects.
+// accepted by it; it counts the candidates it rejects. A file whose
+// original the syntax itself rejects (it does not parse) is not checked:
+// its candidates fail no worse than it. While a level falls back to
+// running every candidate (filterOff), nothing is checked.
 func (x *reduction) parses(in *Input, files []File) bool {
+	x.mu.Lock()
+	off := x.filterOff
+	x.mu.Unlock()
+	if off {
+		return true
+	}
 	orig := map[string][]byte{}
 	for _, f := range in.Files {
 		orig[f.Path] = f.Data
 	}
+	checked := false
 	for _, f := range files {
 		syn := x.Syntax(f.Path)
-		if syn == nil || string(f.Data) == string(orig[f.Path]) {
+		if syn == nil || string(f.Data) == string(orig[f.Path]) || x.unparsed[f.Path] {
 			continue
 		}
 		if _, err := syn.Normalize(f.Path, orig[f.Path], f.Data); err != nil {
 			x.skip()
 			return false
 		}
+		checked = true
+	}
+	if checked {
+		x.mu.Lock()
+		x.accepted++
+		x.mu.Unlock()
 	}
 	return true
+}
+
+// unparsedFiles lists the files of the original input that their syntax
+// rejects as they are.
+func (r *Reducer) unparsedFiles() map[string]bool {
+	out := map[string]bool{}
+	for _, f := range r.Input.Files {
+		if syn := r.Syntax(f.Path); syn != nil {
+			if _, err := syn.Normalize(f.Path, f.Data, f.Data); err != nil {
+				out[f.Path] = true
+			}
+		}
+	}
+	return out
 }
 
 // skip counts a candidate not tested because it does not parse.

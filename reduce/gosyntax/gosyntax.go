@@ -16,7 +16,12 @@
 // nothing.
 //
 // Candidates are parsed, lose the imports the edits made unused, and are
-// gofmt-formatted; a candidate that does not parse is rejected. Unless
+// gofmt-formatted; a candidate that does not parse is rejected, unless the
+// original file did not parse either: then a candidate is accepted as it
+// is when its syntax errors are among the original's (compared by
+// message, without positions), since it fails no worse, and the rounds
+// edit the partial syntax tree that go/parser recovers around the errors.
+// Unless
 // NoTypes is set, candidates are also type-checked with go/types and
 // rejected when they have a type error the original file did not have
 // (other than something declared, imported or evaluated and not used):
@@ -33,9 +38,11 @@ import (
 	"go/format"
 	"go/importer"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,9 +52,9 @@ import (
 	"github.com/culprit-go/culprit/reduce/rewrite"
 )
 
-// Syntax is the Go syntax. It remembers the type errors of the first text
-// it sees for each path, so use one Syntax per reduction. The zero value
-// is ready to use.
+// Syntax is the Go syntax. It remembers the syntax and type errors of the
+// first text it sees for each path (the original), so use one Syntax per
+// reduction. The zero value is ready to use.
 type Syntax struct {
 	// NoTypes turns off the go/types check of candidates: every candidate
 	// that parses is tested, and zero values are only proposed for
@@ -56,7 +63,13 @@ type Syntax struct {
 
 	mu   sync.Mutex // guards the fields below and serializes type checks
 	imp  types.Importer
-	base map[string]map[string]bool // path -> the original's type errors
+	base map[string]*original // by path
+}
+
+// original is what a file's original text got wrong.
+type original struct {
+	syntax map[string]bool // messages of its syntax errors; empty when it parses
+	types  map[string]bool // messages of its type errors, when it parses
 }
 
 // Name returns "go".
@@ -64,6 +77,39 @@ func (*Syntax) Name() string { return "go" }
 
 // ErrTypes: a candidate has a type error that the original does not have.
 var ErrTypes = errors.New("new type error")
+
+// ErrSyntax: a candidate does not parse, and the original either parses or
+// does not have that syntax error.
+var ErrSyntax = errors.New("new syntax error")
+
+// among reports whether the syntax errors of err are among those of the
+// original; if not, it returns the first message that is not.
+func among(err error, orig map[string]bool) (string, bool) {
+	for m := range syntaxErrors(err) {
+		if !orig[m] {
+			return m, false
+		}
+	}
+	return "", true
+}
+
+// blankLines matches runs of blank lines.
+var blankLines = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
+
+// syntaxErrors returns the messages of a parse error (without their
+// positions).
+func syntaxErrors(err error) map[string]bool {
+	msgs := map[string]bool{}
+	var list scanner.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			msgs[e.Msg] = true
+		}
+	} else if err != nil {
+		msgs[err.Error()] = true
+	}
+	return msgs
+}
 
 // typeErrors type-checks a parsed file and returns the messages of its
 // errors, and the type information when it has none.
@@ -90,25 +136,27 @@ func (s *Syntax) typeErrors(fset *token.FileSet, f *ast.File) (map[string]bool, 
 	return msgs, info
 }
 
-// baseline returns the original's type errors for path, recording them
-// from text the first time.
-func (s *Syntax) baseline(path string, text []byte) map[string]bool {
+// baseline returns what the original of path got wrong, recording it from
+// text the first time.
+func (s *Syntax) baseline(path string, text []byte) *original {
 	s.mu.Lock()
 	b, ok := s.base[path]
 	s.mu.Unlock()
 	if ok {
 		return b
 	}
+	b = &original{}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, text, parser.SkipObjectResolution)
 	if err != nil {
-		return nil
+		b.syntax = syntaxErrors(err)
+	} else if !s.NoTypes {
+		b.types, _ = s.typeErrors(fset, f)
 	}
-	b, _ = s.typeErrors(fset, f)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.base == nil {
-		s.base = map[string]map[string]bool{}
+		s.base = map[string]*original{}
 	}
 	if old, ok := s.base[path]; ok {
 		return old
@@ -120,15 +168,30 @@ func (s *Syntax) baseline(path string, text []byte) map[string]bool {
 // Normalize parses the candidate, deletes the imports that were used in
 // old and no longer are, formats it as gofmt does and, unless NoTypes is
 // set, rejects it when it has a type error the original does not have.
+// When the original does not parse, a candidate that does not parse
+// either is returned unchanged if its syntax errors are among the
+// original's, and rejected otherwise.
 func (s *Syntax) Normalize(path string, old, candidate []byte) ([]byte, error) {
-	var base map[string]bool
-	if !s.NoTypes {
-		base = s.baseline(path, old)
-	}
+	base := s.baseline(path, old)
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, candidate, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return nil, fmt.Errorf("go: %w", err)
+		if len(base.syntax) == 0 {
+			return nil, fmt.Errorf("go: %w", err)
+		}
+		if m, ok := among(err, base.syntax); !ok {
+			return nil, fmt.Errorf("go: %s: %w", m, ErrSyntax)
+		}
+		// It cannot be formatted; squeezing its runs of blank lines,
+		// which deletions leave behind, is the layout that is left.
+		squeezed := blankLines.ReplaceAll(candidate, []byte("\n\n"))
+		if len(squeezed) < len(candidate) {
+			_, err := parser.ParseFile(token.NewFileSet(), path, squeezed, parser.SkipObjectResolution)
+			if _, ok := among(err, base.syntax); ok {
+				return squeezed, nil
+			}
+		}
+		return candidate, nil
 	}
 	if len(f.Imports) > 0 {
 		usedBefore := usedNames(old)
@@ -158,7 +221,7 @@ func (s *Syntax) Normalize(path string, old, candidate []byte) ([]byte, error) {
 		}
 		msgs, _ := s.typeErrors(fset, f)
 		for m := range msgs {
-			if !base[m] && !benign(m) {
+			if !base.types[m] && !benign(m) {
 				return nil, fmt.Errorf("go: %s: %w", m, ErrTypes)
 			}
 		}
@@ -215,19 +278,32 @@ func usedNames(src []byte) map[string]bool {
 
 // Edits proposes the edits of one round on text; see the package
 // documentation for the rounds.
-func (s *Syntax) Edits(path string, text []byte, round int) ([]rewrite.Edit, bool) {
-	if !s.NoTypes {
-		s.baseline(path, text)
-	}
+func (s *Syntax) Edits(path string, text []byte, round int) (edits []rewrite.Edit, more bool) {
+	s.baseline(path, text)
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, text, parser.ParseComments|parser.SkipObjectResolution)
-	if err != nil {
+	if f == nil || f.Name == nil {
 		return nil, false
 	}
-	a := &analysis{text: text, fset: fset, file: f, tf: fset.File(f.Pos())}
-	if !s.NoTypes {
+	// A file with syntax errors is edited through the partial tree that
+	// go/parser recovers around them (with bad nodes where it could not);
+	// Normalize accepts the candidates whose errors are among the
+	// original's.
+	tf := fset.File(f.Package)
+	if tf == nil {
+		return nil, false
+	}
+	a := &analysis{text: text, fset: fset, file: f, tf: tf}
+	if !s.NoTypes && err == nil {
 		_, a.info = s.typeErrors(fset, f)
 	}
+	defer func() {
+		// A partial tree may hold nodes without valid positions: give up
+		// the round rather than the reduction.
+		if err != nil && recover() != nil {
+			edits, more = nil, false
+		}
+	}()
 	a.collect()
 	rounds := a.rounds()
 	if round >= len(rounds) {
