@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -191,11 +192,11 @@ func newReducer(f *reduceFlags, files []string, hasCmd bool, cmdArgs []string) (
 	r.Command.Timeout = f.timeout
 	switch {
 	case f.script != "":
-		script, err := findScript(f.script)
+		args, err := scriptCommand(f.script)
 		if err != nil {
 			return nil, err
 		}
-		r.Command.Args = []string{script}
+		r.Command.Args = args
 		r.Command.InCandidateDir = true
 		r.Judge.Rule = oracle.Interesting
 	case f.match != "":
@@ -267,25 +268,44 @@ func notOriginal(file, out string) error {
 	return nil
 }
 
-// findScript resolves a --test script to an absolute path, since it runs
-// in another directory.
-func findScript(script string) (string, error) {
+// scriptCommand returns the command that runs a --test script: the
+// script by its absolute path (it runs in another directory), or, for a
+// text file without a "#!" line, /bin/sh with the script, as a shell would
+// run it (C-Reduce's scripts often have none).
+func scriptCommand(script string) ([]string, error) {
+	var path string
 	if info, err := os.Stat(script); err == nil && !info.IsDir() {
 		abs, err := filepath.Abs(script)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		if info.Mode().Perm()&0o111 == 0 {
-			return "", fmt.Errorf("--test %s: not executable", script)
-		}
-		return abs, nil
+		path = abs
+	} else if p, err := exec.LookPath(script); err == nil && !strings.ContainsRune(script, filepath.Separator) {
+		path = p
+	} else {
+		return nil, fmt.Errorf("--test %s: no such file", script)
 	}
-	if !strings.ContainsRune(script, filepath.Separator) {
-		if p, err := exec.LookPath(script); err == nil {
-			return p, nil
-		}
+	if shellScript(path) {
+		return []string{"/bin/sh", path}, nil
 	}
-	return "", fmt.Errorf("--test %s: no such file", script)
+	if info, err := os.Stat(path); err == nil && info.Mode().Perm()&0o111 == 0 {
+		return nil, fmt.Errorf("--test %s: not executable", script)
+	}
+	return []string{path}, nil
+}
+
+// shellScript reports whether the file at path is text without a "#!"
+// line: executables hold a NUL byte in their first kilobyte.
+func shellScript(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 1024)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	return !bytes.HasPrefix(head, []byte("#!")) && !bytes.ContainsRune(head, 0)
 }
 
 // reduceSummary is the --json output of culprit reduce. Its keys are a
