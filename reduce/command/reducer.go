@@ -181,7 +181,7 @@ func (r *Reducer) describe(run oracle.Run) string {
 	if run.Exit.OK() {
 		return "passed (exit status 0)"
 	}
-	if s := r.Judge.Signature(run); s.Panic != "" || s.Frame != "" {
+	if s := r.Judge.Signature(run); s.Panic != "" || s.Frame != "" || s.Message != "" {
 		return "failed with " + s.String()
 	}
 	return "failed with " + run.Describe()

@@ -144,4 +144,3 @@ func (rejectOriginal) Normalize(_ string, _, c []byte) ([]byte, error) {
 	}
 	return c, nil
 }
-

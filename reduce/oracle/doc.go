@@ -9,7 +9,9 @@
 //
 // A [Signature] names a failure: the exit status (a code, a signal, or a
 // timeout) and, for Go programs, the first line of the panic or fatal error
-// and the function of the first non-runtime stack frame. A [Judge] learns a
+// and the function of the first non-runtime stack frame; for a tool that
+// fails without a panic (a compiler, vet, gofmt), its first error message
+// after a position, normalized ([ParseMessage]). A [Judge] learns a
 // signature from a golden run of the original input and classifies later
 // runs as FAIL (the same failure), PASS (exit status 0 and not that
 // failure) or UNRESOLVED (anything else, such as another failure).

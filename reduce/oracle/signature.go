@@ -19,7 +19,10 @@ type Rule int
 const (
 	// GoPanic compares the exit status and, when the program panicked
 	// or died of a Go fatal error, the first line of the message and the
-	// function of the first non-runtime frame.
+	// function of the first non-runtime frame; when it failed otherwise,
+	// the first error message that follows a position (file:line:col:),
+	// as a compiler, vet or gofmt prints it, normalized (see
+	// ParseMessage).
 	GoPanic Rule = iota
 	// ExitStatus compares the exit status alone.
 	ExitStatus
@@ -37,6 +40,7 @@ type Signature struct {
 	Exit    Exit
 	Panic   string // first line of a Go panic or fatal error, normalized
 	Frame   string // function of the first non-runtime frame of the panicking goroutine
+	Message string // without a panic: the first error message after a position, normalized
 	Matched bool   // the Match rule's regular expression matched the output
 }
 
@@ -45,6 +49,9 @@ func (s Signature) String() string {
 	b.WriteString(s.Exit.String())
 	if s.Panic != "" {
 		fmt.Fprintf(&b, ", %q", s.Panic)
+	}
+	if s.Message != "" {
+		fmt.Fprintf(&b, ", %q", s.Message)
 	}
 	if s.Frame != "" {
 		fmt.Fprintf(&b, " in %s", s.Frame)
@@ -65,6 +72,9 @@ func (j *Judge) Signature(r Run) Signature {
 	switch j.Rule {
 	case GoPanic:
 		s.Panic, s.Frame = ParsePanic(normalizePath(r.Stderr, r.Path))
+		if s.Panic == "" && !r.Exit.OK() {
+			s.Message = ParseMessage(normalizePath(r.Output, r.Path))
+		}
 	case Match:
 		s.Matched = j.Regexp != nil && j.Regexp.Match(normalizePath(r.Output, r.Path))
 	}
@@ -182,4 +192,102 @@ func ParsePanic(stderr []byte) (msg, frame string) {
 func isRuntime(fn string) bool {
 	return fn == "panic" || strings.HasPrefix(fn, "runtime.") ||
 		strings.HasPrefix(fn, "runtime/") || strings.HasPrefix(fn, "internal/")
+}
+
+// A position line is a tool's error: file:line: or file:line:col:, then
+// the message.
+var positionLine = regexp.MustCompile(`^\s*(?:vet: )?[^\s:]+:[0-9]+(?::[0-9]+)?: +(\S.*)$`)
+
+// Parts of a message that change as the input shrinks, normalized by
+// ParseMessage.
+var (
+	embeddedPos = regexp.MustCompile(`[^\s:()]+:[0-9]+(?::[0-9]+)?`)
+	quoted      = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`")
+	word        = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
+)
+
+// ParseMessage finds the first error message of a failed tool in its
+// output: the first line that starts with a position (file:line: or
+// file:line:col:), as Go's compiler, vet, gofmt and test failures print
+// them. It returns the message without its position, normalized so that
+// it stays the same while the input shrinks and its names get shorter:
+// positions inside it become "POS", double-quoted and raw strings `"S"`,
+// runs of digits "N", and identifiers "X". An identifier is a word that
+// has a dot, an underscore, a digit or an upper-case letter (but for the
+// capital of the message's first word), a word of one or two letters
+// other than a few English ones ("a", "of", "to"...), or the last word
+// of the message when it follows a colon ("undefined:
+// x"); other words (lower-case, of three letters or more, such as
+// "declared", "type" or "int") stay. It returns "" when no line starts with a position.
+func ParseMessage(output []byte) string {
+	for _, line := range strings.Split(string(output), "\n") {
+		m := positionLine.FindStringSubmatch(strings.TrimRight(line, "\r"))
+		if m == nil {
+			continue
+		}
+		return normalizeMessage(m[1])
+	}
+	return ""
+}
+
+func normalizeMessage(msg string) string {
+	msg = strings.TrimSpace(msg)
+	msg = embeddedPos.ReplaceAllString(msg, "POS")
+	msg = quoted.ReplaceAllString(msg, `"S"`)
+	// The last word after a colon is what the message is about.
+	last := -1
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		if rest := msg[i+2:]; word.FindString(rest) == rest {
+			last = i + 2
+		}
+	}
+	msg = replaceWords(msg, last)
+	return digits.ReplaceAllString(msg, "N")
+}
+
+// replaceWords replaces the identifiers of msg by "X"; the word at offset
+// last, if any, is one.
+func replaceWords(msg string, last int) string {
+	var b strings.Builder
+	pos := 0
+	for _, loc := range word.FindAllStringIndex(msg, -1) {
+		w := msg[loc[0]:loc[1]]
+		if w != "POS" && w != "S" && !verbatim(msg, loc[0], loc[1]) && (loc[0] == last || identifier(w, loc[0] == 0)) {
+			w = "X"
+		}
+		b.WriteString(msg[pos:loc[0]])
+		b.WriteString(w)
+		pos = loc[1]
+	}
+	b.WriteString(msg[pos:])
+	return b.String()
+}
+
+// verbatim reports whether the word at msg[i:j] is a token in single
+// quotes ('EOF') or a format verb (%d).
+func verbatim(msg string, i, j int) bool {
+	return i > 0 && msg[i-1] == '%' || i > 0 && j < len(msg) && msg[i-1] == '\'' && msg[j] == '\''
+}
+
+// shortWords are the English words of one or two letters in messages;
+// other words that short are names.
+var shortWords = map[string]bool{
+	"a": true, "an": true, "as": true, "at": true, "be": true, "by": true, "if": true, "in": true,
+	"is": true, "it": true, "no": true, "of": true, "on": true, "or": true, "to": true,
+}
+
+// identifier reports whether a word looks like a name rather than an
+// English word of a message; first says it starts the message, where a
+// capital letter starts a sentence.
+func identifier(w string, first bool) bool {
+	if len(w) <= 2 {
+		return !shortWords[strings.ToLower(w)]
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c == '.' || c == '_' || c >= '0' && c <= '9' || (i > 0 || !first) && c >= 'A' && c <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
