@@ -81,12 +81,18 @@ func Select(paths string) []Module {
 // mutation must not touch it, so the copy runs as the main module. work
 // gets a go.mod of its own when it has none (go mod download needs one).
 func Download(ctx context.Context, work, mod string) (dir, version string, err error) {
+	return DownloadAt(ctx, work, mod, "latest")
+}
+
+// DownloadAt is Download of mod at version (a version or a query such
+// as "latest").
+func DownloadAt(ctx context.Context, work, mod, version string) (dir, got string, err error) {
 	if _, err := os.Stat(filepath.Join(work, "go.mod")); err != nil {
 		if err := os.WriteFile(filepath.Join(work, "go.mod"), []byte("module proof\n\ngo 1.21\n"), 0o644); err != nil {
 			return "", "", fmt.Errorf("download %s: %w", mod, err)
 		}
 	}
-	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", mod+"@latest")
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", mod+"@"+version)
 	cmd.Dir = work
 	out, err := cmd.Output()
 	if err != nil {
