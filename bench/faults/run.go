@@ -35,11 +35,11 @@ type result struct {
 
 	// Verification (-verify): how often A failed and B passed.
 	AFailed, BPassed, Runs int
-	Failure              string // the first failure line on A
+	Failure                string // the first failure line on A
 
 	Plain      float64 // seconds of go test of the package, plain, build cached
 	PlainBuild float64 // the same, its first run: building the tests included
-	PlainFail []string
+	PlainFail  []string
 
 	Executed int             // lines the package's tests executed (statement metric)
 	Ranks    map[string]Rank // by ranking: "diagnosis", "ochiai", ...
@@ -265,7 +265,7 @@ func (b *bench) rank(ctx context.Context, dir string, r *result) error {
 	// The single metrics first: one instrumented run of statements, each
 	// metric ranked from its trace.
 	var lines map[lineKey]string // executed line -> function
-	var funcs map[string]bool     // the functions holding the fault
+	var funcs map[string]bool    // the functions holding the fault
 	for i, m := range b.metrics {
 		args := []string{"rank", "-metric", m, "-events", "stmt", "-format", "json", "-top", "0"}
 		if i > 0 {

@@ -262,6 +262,9 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 		if rewriting {
 			rebased, err := x.rewrite(ctx, fail)
 			if err != nil {
+				if rebased != nil {
+					in, fail, pass = rebased, rebased.all(), rebased.none()
+				}
 				runErr = err
 				break
 			}
@@ -475,6 +478,7 @@ func (x *reduction) save(fail, pass selection, force bool) error {
 			return err
 		}
 		x.best.fail = fail
+		x.bytes = fail.size()
 	}
 	if mode&reduce.Max != 0 && (force || pass.weight() > x.best.pass.weight()) {
 		if err := x.write(x.Passing, pass); err != nil {
@@ -505,7 +509,7 @@ func (x *reduction) summary(fail, pass selection, sweeps int) Summary {
 	s := Summary{
 		Mode:          x.mode(),
 		OriginalBytes: x.Input.Size(),
-		FinalBytes:    fail.size(),
+		FinalBytes:    x.bytes, // what is on disk, even when interrupted
 		Tests:         x.stats.Tests,
 		CacheHits:     x.stats.CacheHits,
 		Skipped:       x.stats.Skipped,

@@ -163,6 +163,7 @@ func (x *reduction) saveFiles(files []File) error {
 	// Record the weight reached: a selection of the current input of the
 	// same weight would do, but the input changes only after the round.
 	x.best.fail = selection{{present: true, spans: []Span{{0, weight - 1}}}}
+	x.bytes = size
 	x.stats.Bytes = size
 	x.status()
 	return nil

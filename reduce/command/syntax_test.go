@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -143,4 +144,30 @@ func (rejectOriginal) Normalize(_ string, _, c []byte) ([]byte, error) {
 		return nil, errors.New("rejected")
 	}
 	return c, nil
+}
+
+// TestInterruptRewriteSummary interrupts a reduction during the tree
+// passes: the summary reports the size of the result on disk, not the
+// original's.
+func TestInterruptRewriteSummary(t *testing.T) {
+	src := brokenGo(40)
+	r := goReducer(t, src, oracle.Judge{Rule: oracle.Match, Regexp: regexp.MustCompile("expected type")})
+	if err := r.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.OnTest = func(e Event) {
+		if e.Level == "go" && e.Outcome == reduce.Fail {
+			cancel()
+		}
+	}
+	sum, err := r.Reduce(ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Reduce = %v, want context.Canceled", err)
+	}
+	got := readFile(t, r.Output)
+	if sum.FinalBytes != len(got) || len(got) >= len(src) {
+		t.Errorf("summary says %d bytes, the result on disk has %d (original %d)", sum.FinalBytes, len(got), len(src))
+	}
 }
