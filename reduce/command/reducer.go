@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -256,10 +257,77 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 	}
 	var runErr error
 	sweeps := 0
-	for changed := true; changed && runErr == nil; {
+	// level runs delta debugging at one level on the current selections.
+	var changed bool
+	level := func(lvl Level) {
+		units, passIdx := in.cut(lvl, fail, pass)
+		if len(units) == 0 {
+			return
+		}
+		x.mu.Lock()
+		x.stats.Level, x.stats.Sweep = lvl.Name(), sweeps
+		x.mu.Unlock()
+		test := func(ctx context.Context, c []unit) reduce.Outcome { return x.test(ctx, c) }
+		cfg := reduce.Config{
+			Workers: r.Jobs,
+			NoCache: true, // the content cache below sees through levels
+			Pass:    passIdx,
+			OnProgress: func(p reduce.Progress) {
+				x.progress(pick(units, p.Fail), pick(units, p.Pass))
+			},
+		}
+		x.mu.Lock()
+		skipped, accepted := x.stats.Skipped, x.accepted
+		x.mu.Unlock()
+		res, err := reduce.DD(ctx, units, test, mode, cfg)
+		x.mu.Lock()
+		// The syntax filter skipped every candidate of the level, and
+		// has not yet let through a candidate that failed: it may be
+		// wrong about this oracle, so run the level without it.
+		fallback := err == nil && len(res.FailIdx) == len(units) &&
+			x.stats.Skipped > skipped && x.accepted == accepted && !x.trusted
+		x.filterOff = fallback
+		x.mu.Unlock()
+		if fallback {
+			res, err = reduce.DD(ctx, units, test, mode, cfg)
+			x.mu.Lock()
+			x.filterOff = false
+			x.mu.Unlock()
+		}
+		if fatal := x.fatalErr(); fatal != nil {
+			runErr = fatal
+			return
+		}
+		newFail, newPass := fail, pass
+		if mode&reduce.Min != 0 {
+			newFail = in.selectUnits(res.Fail)
+		}
+		if mode&reduce.Max != 0 {
+			newPass = in.selectUnits(res.Pass)
+		}
+		if newFail.weight() != fail.weight() || newPass.weight() != pass.weight() {
+			changed = true
+		}
+		fail, pass = newFail, newPass
+		if err != nil {
+			if ctx.Err() == nil {
+				err = fmt.Errorf("%s level: %w (is the oracle flaky?)", lvl.Name(), err)
+			}
+			runErr = err
+		}
+	}
+	for changed = true; changed && runErr == nil; {
 		changed = false
 		sweeps++
 		if rewriting {
+			if in.Dir && slices.Contains(r.levels(), Files) {
+				// Whole files first: deleting a file is cheaper than
+				// rewriting it.
+				level(Files)
+				if runErr != nil {
+					break
+				}
+			}
 			rebased, err := x.rewrite(ctx, fail)
 			if err != nil {
 				if rebased != nil {
@@ -277,60 +345,7 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 			if lvl == Files && !in.Dir {
 				continue
 			}
-			units, passIdx := in.cut(lvl, fail, pass)
-			if len(units) == 0 {
-				continue
-			}
-			x.mu.Lock()
-			x.stats.Level, x.stats.Sweep = lvl.Name(), sweeps
-			x.mu.Unlock()
-			test := func(ctx context.Context, c []unit) reduce.Outcome { return x.test(ctx, c) }
-			cfg := reduce.Config{
-				Workers: r.Jobs,
-				NoCache: true, // the content cache below sees through levels
-				Pass:    passIdx,
-				OnProgress: func(p reduce.Progress) {
-					x.progress(pick(units, p.Fail), pick(units, p.Pass))
-				},
-			}
-			x.mu.Lock()
-			skipped, accepted := x.stats.Skipped, x.accepted
-			x.mu.Unlock()
-			res, err := reduce.DD(ctx, units, test, mode, cfg)
-			x.mu.Lock()
-			// The syntax filter skipped every candidate of the level, and
-			// has not yet let through a candidate that failed: it may be
-			// wrong about this oracle, so run the level without it.
-			fallback := err == nil && len(res.FailIdx) == len(units) &&
-				x.stats.Skipped > skipped && x.accepted == accepted && !x.trusted
-			x.filterOff = fallback
-			x.mu.Unlock()
-			if fallback {
-				res, err = reduce.DD(ctx, units, test, mode, cfg)
-				x.mu.Lock()
-				x.filterOff = false
-				x.mu.Unlock()
-			}
-			if fatal := x.fatalErr(); fatal != nil {
-				runErr = fatal
-				break
-			}
-			newFail, newPass := fail, pass
-			if mode&reduce.Min != 0 {
-				newFail = in.selectUnits(res.Fail)
-			}
-			if mode&reduce.Max != 0 {
-				newPass = in.selectUnits(res.Pass)
-			}
-			if newFail.weight() != fail.weight() || newPass.weight() != pass.weight() {
-				changed = true
-			}
-			fail, pass = newFail, newPass
-			if err != nil {
-				if ctx.Err() == nil {
-					err = fmt.Errorf("%s level: %w (is the oracle flaky?)", lvl.Name(), err)
-				}
-				runErr = err
+			if level(lvl); runErr != nil {
 				break
 			}
 		}

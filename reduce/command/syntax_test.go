@@ -171,3 +171,33 @@ func TestInterruptRewriteSummary(t *testing.T) {
 		t.Errorf("summary says %d bytes, the result on disk has %d (original %d)", sum.FinalBytes, len(got), len(src))
 	}
 }
+
+// TestDirFilesFirst: on a directory, whole files are tried before the tree
+// passes rewrite any of them.
+func TestDirFilesFirst(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pkg")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "README"), []byte("A package, with notes.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package p\n\n// F is (f.\nfunc F() int { return 1 }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.go"), []byte("package p\n\n// G is g).\nfunc G() int { return 2 }\n"), 0o644)
+	r := newReducer(t, dir, reduce.Min, 1, nil)
+	syn := &gosyntax.Syntax{}
+	r.Syntax = func(p string) rewrite.Syntax {
+		if filepath.Ext(p) == ".go" {
+			return syn
+		}
+		return nil
+	}
+	var levels []string
+	r.OnTest = func(e Event) { levels = append(levels, e.Level) }
+	run(t, r)
+	if len(levels) < 2 || levels[0] != "original" || levels[1] != "files" {
+		t.Errorf("tests by level: %v, want the original's, then files", levels)
+	}
+	if _, err := os.Stat(filepath.Join(r.Output, "README")); err == nil {
+		t.Errorf("README kept")
+	}
+	if got := readAll(r.Output); !strings.Contains(got, "(") || !strings.Contains(got, ")") {
+		t.Errorf("result %q does not fail", got)
+	}
+}

@@ -19,8 +19,9 @@ type analysis struct {
 	tf   *token.File
 	info *types.Info // nil without type information
 
-	stmts    [][]ast.Stmt // statements by depth, 0 = function bodies
-	exprs    [][]ast.Expr // replaceable expressions by depth
+	stmts    [][]ast.Stmt          // statements by depth, 0 = function bodies
+	lits     [][]*ast.CompositeLit // composite literals by nesting depth
+	exprs    [][]ast.Expr          // replaceable expressions by depth
 	noExpr   map[ast.Expr]bool
 	calls    []*ast.CallExpr
 	idents   []*ast.Ident
@@ -69,7 +70,7 @@ func (a *analysis) collect() {
 		}
 	}
 	var stack []ast.Node
-	stmtDepth, exprDepth := 0, 0
+	stmtDepth, exprDepth, litDepth := 0, 0, 0
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		if n == nil {
 			top := stack[len(stack)-1]
@@ -77,6 +78,8 @@ func (a *analysis) collect() {
 			switch top.(type) {
 			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
 				stmtDepth--
+			case *ast.CompositeLit:
+				litDepth--
 			}
 			if _, ok := top.(ast.Expr); ok && !a.noExpr[top.(ast.Expr)] {
 				exprDepth--
@@ -151,6 +154,11 @@ func (a *analysis) collect() {
 			a.noExpr[n.Key] = true
 		case *ast.CompositeLit:
 			a.noType(n.Type)
+			for len(a.lits) <= litDepth {
+				a.lits = append(a.lits, nil)
+			}
+			a.lits[litDepth] = append(a.lits[litDepth], n)
+			litDepth++
 		case *ast.FuncLit:
 			a.noType(n.Type)
 		case *ast.TypeAssertExpr:
@@ -230,7 +238,11 @@ func (a *analysis) addStmts(depth int, list []ast.Stmt) {
 
 // rounds lists the rounds on this file, largest subtrees first.
 func (a *analysis) rounds() []func() []rewrite.Edit {
-	rs := []func() []rewrite.Edit{a.comments, a.decls, a.members, a.receivers, a.results}
+	rs := []func() []rewrite.Edit{a.comments, a.decls, a.members}
+	for d := range a.lits {
+		rs = append(rs, func() []rewrite.Edit { return a.elements(d) })
+	}
+	rs = append(rs, a.receivers, a.results)
 	for d := range a.stmts {
 		rs = append(rs,
 			func() []rewrite.Edit { return a.deleteStmts(d) },
@@ -287,6 +299,34 @@ func (a *analysis) members() []rewrite.Edit {
 		}
 		return true
 	})
+	return out
+}
+
+// elements deletes the elements of the composite literals at nesting
+// depth d: the rows of a table-driven test, the entries of a map.
+func (a *analysis) elements(d int) []rewrite.Edit {
+	var out []rewrite.Edit
+	for _, lit := range a.lits[d] {
+		for k, e := range lit.Elts {
+			// An element goes with the comma after it, so that deleting
+			// every one leaves an empty literal; a trailing comma is
+			// valid Go.
+			start, end := a.off(e.Pos()), a.off(e.End())
+			if k+1 < len(lit.Elts) {
+				end = a.off(lit.Elts[k+1].Pos())
+			} else {
+				for end < len(a.text) && (a.text[end] == ' ' || a.text[end] == '\t') {
+					end++
+				}
+				if end < len(a.text) && a.text[end] == ',' {
+					end++
+				} else {
+					end = a.off(e.End())
+				}
+			}
+			out = append(out, rewrite.Edit{{Start: start, End: end}})
+		}
+	}
 	return out
 }
 

@@ -1,7 +1,8 @@
 // Package gosyntax is the rewrite.Syntax of Go source files.
 //
 // Largest subtrees first, it proposes to delete comments, declarations,
-// struct fields and interface methods, statements (block by block from
+// struct fields and interface methods, the elements of composite literals
+// (outer literals first), statements (block by block from
 // the function bodies down, case clauses included), method receivers,
 // result lists with the values of the return statements, function
 // parameters together with the matching argument of every call in the

@@ -1,0 +1,116 @@
+package gosyntax_test
+
+import (
+	"context"
+	"go/parser"
+	"go/token"
+	"regexp"
+	"testing"
+
+	"github.com/culprit-go/culprit/reduce/gosyntax"
+	"github.com/culprit-go/culprit/reduce/rewrite"
+)
+
+// TestUnits checks that the Go passes delete each kind of unit: the rows
+// of a table-driven test (elements of composite literals), struct fields
+// and switch cases. Each case keeps what its regular expression needs and
+// must lose the rest.
+func TestUnits(t *testing.T) {
+	tests := []struct {
+		reason string
+		src    string
+		keep   string // the oracle: the candidate matches this
+		want   string
+	}{
+		{
+			reason: "rows of a table-driven test",
+			src: `package p
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	tests := []struct {
+		a, b, want int
+	}{
+		{1, 2, 3},
+		{2, 2, 4},
+		{40, 2, 42},
+		{0, 0, 0},
+		{-1, 1, 0},
+	}
+	for _, tt := range tests {
+		if got := tt.a + tt.b; got != tt.want {
+			t.Errorf("%d + %d = %d", tt.a, tt.b, got)
+		}
+	}
+}
+`,
+			keep: `40, 2, 42`,
+			want: "package p\n\nfunc c() {\n\td := []struct {\n\t\ta, b, e int\n\t}{\n\t\t{40, 2, 42},\n\t}\n}\n",
+		},
+		{
+			reason: "map entries, nested literals",
+			src: `package p
+
+var table = map[string][]int{
+	"one":   {1},
+	"two":   {1, 2},
+	"three": {1, 2, 3},
+}
+`,
+			keep: `"two":\s+\{(1, )?2\}`,
+			want: "package p\n\nvar a = map[string][]int{\n\t\"two\": {2},\n}\n",
+		},
+		{
+			reason: "struct fields",
+			src: `package p
+
+type Config struct {
+	Name    string
+	Verbose bool
+	Depth   int
+	Needle  float64
+}
+`,
+			keep: `Needle`,
+			want: "package p\n\ntype a struct {\n\tNeedle float64\n}\n",
+		},
+		{
+			reason: "switch cases",
+			src: `package p
+
+func f(x int) string {
+	switch x {
+	case 1:
+		return "one"
+	case 2:
+		return "needle"
+	case 3:
+		return "three"
+	default:
+		return "many"
+	}
+}
+`,
+			keep: `case 2:\s+return "needle"`,
+			// The default case stays: without it, f would miss a return.
+			want: "package p\n\nfunc f() string {\n\tswitch 0 {\n\tcase 2:\n\t\treturn \"needle\"\n\tdefault:\n\t\treturn \"\"\n\t}\n}\n",
+		},
+	}
+	for _, tt := range tests {
+		keep := regexp.MustCompile(tt.keep)
+		fails := func(_ context.Context, s string) bool {
+			if _, err := parser.ParseFile(token.NewFileSet(), "", s, 0); err != nil {
+				t.Errorf("%s: tested a candidate that does not parse:\n%s", tt.reason, s)
+			}
+			return keep.MatchString(s)
+		}
+		got, err := rewrite.String(context.Background(), &gosyntax.Syntax{}, "p.go", tt.src, fails, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("%s: reduced to\n%s\nwant\n%s", tt.reason, got, tt.want)
+		}
+	}
+}
