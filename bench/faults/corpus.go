@@ -30,7 +30,8 @@ type Bug struct {
 	// the module's root ("./" or "./sub").
 	Package string `json:"package"`
 	// TestFiles are B's files (relative to the module's root) copied over
-	// A's tree to make the failing version.
+	// A's tree to make the failing version: _test.go files and test data,
+	// never other Go files.
 	TestFiles []string `json:"test_files"`
 	// FailingTests are the top-level tests that fail on A and pass on B.
 	FailingTests []string `json:"failing_tests"`
@@ -115,8 +116,8 @@ func (b *Bug) check() error {
 		}
 	}
 	for _, f := range b.TestFiles {
-		if !strings.HasSuffix(f, "_test.go") || !local(f) {
-			return fmt.Errorf("test file %q: want a _test.go file inside the module", f)
+		if strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, "_test.go") || !local(f) {
+			return fmt.Errorf("test file %q: want a _test.go file or test data inside the module", f)
 		}
 	}
 	for _, f := range b.Faults {
