@@ -14,6 +14,11 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/diagnosis"
+	"github.com/culprit-go/culprit/report"
+	"github.com/culprit-go/culprit/spectrum"
+	"github.com/culprit-go/culprit/trace"
 	"github.com/culprit-go/culprit/web"
 )
 
@@ -263,7 +268,8 @@ func TestMedian(t *testing.T) {
 `,
 }
 
-// TestLayout opens every page of the view on a trace of wideModule at
+// TestLayout opens every page of the view (the ranking with a
+// diagnosis, and the single metric's) on a trace of wideModule at
 // each of layoutWidths and fails where a person could not read it: boxes
 // of the layout overlap, text runs out of its box, or the page is wider
 // than the window (testdata/layout.js measures them).
@@ -273,13 +279,55 @@ func TestLayout(t *testing.T) {
 		t.Skip(noChromium)
 	}
 	traceDir := record(t, writeModule(t, wideModule), ".")
-	s, err := web.Load(traceDir, web.Options{})
+	d, info := wideDiagnosis(t, traceDir)
+	s, err := web.Load(traceDir, web.Options{Diagnosis: d, DiagnosisInfo: info})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(s.Handler(true))
 	defer ts.Close()
 	checkLayout(t, browser(t, exe, 3*time.Minute), ts.URL)
+}
+
+// wideDiagnosis diagnoses the trace of wideModule as culprit rank would,
+// from its spectra (statements and branches) and the failing test's
+// slice, with made-up mutant outcomes and another group of failing tests
+// so that every column of the diagnosis page holds text (the layout is
+// measured, not the ranking).
+func wideDiagnosis(t *testing.T, traceDir string) (*diagnosis.Diagnosis, report.DiagnosisInfo) {
+	t.Helper()
+	sp, err := spectrum.Load(traceDir, spectrum.Options{Kinds: spectrum.KindsOf(spectrum.Stmt, spectrum.Branch)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Open(traceDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := deps.Build(tr, deps.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sliced := map[diagnosis.Location]bool{}
+	for id := range r.Backward(r.Failure...).Nodes {
+		n := r.Nodes[id]
+		sliced[diagnosis.Location{File: diagnosis.Relative(sp.Root, n.File), Line: n.Line}] = true
+	}
+	in := diagnosis.Input{Spectra: sp, Slices: []map[diagnosis.Location]bool{sliced}}
+	for _, l := range diagnosis.Diagnose(in).Lines {
+		in.Mutants = append(in.Mutants,
+			diagnosis.Mutant{At: l.Location, Operator: "negate", Failing: 2, Passing: 4, Changed: 1, Broke: 3},
+			diagnosis.Mutant{At: l.Location, Operator: "delete", Failing: 2, Passing: 4, Changed: 2, Fixed: 1})
+	}
+	in.Stacks = [][]diagnosis.Location{{{File: "wide.go", Line: 9}}}
+	info := report.DiagnosisInfo{
+		Group: report.Group{Signature: "check wide_test.go: Median(N, N, N) = N, want N, the measurement between the two others",
+			Tests: []string{"TestMedian/5_3_4", "TestMedian/2_1_3"}},
+		Others: []report.Group{{Signature: "panic: runtime error: index out of range [3] with length 3 [recovered, repanicked] in example.com/wide.(*measurementWindow).Median",
+			Tests: []string{"TestMedianOfAVeryLongNameThatDescribesTheWindowOfMeasurements/window_of_three_with_duplicates"}}},
+		Sources: []string{"spectra (statements, branches)", "panic stacks (1)", "slices (1 test)", "mutants (made up)"},
+	}
+	return diagnosis.Diagnose(in), info
 }
 
 // layoutWidths are the window widths the layout must hold at: a small
@@ -289,6 +337,7 @@ var layoutWidths = []int64{1024, 1280, 1920}
 // layoutPages are the view's pages, as a person reaches them.
 var layoutPages = []struct{ name, path string }{
 	{"ranking", "/rank"},
+	{"ranking-metric", "/rank?by=metric"},
 	{"source", "/source"},
 	{"source-selected", "/source?sel=wide.go:9"},
 	{"guide", "/guide"},

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,8 +74,18 @@ func sourceURL(k lineKey) string {
 	return "/source?sel=" + url.QueryEscape(k.String()) + "#L" + k.String()
 }
 
-// lineTip is a line's tooltip: its counts and scores.
+// lineTip is a line's tooltip: its counts and scores, and its place in
+// the diagnosis where there is one.
 func (s *Server) lineTip(k lineKey, d *lineData) string {
+	tip := s.spectrumTip(k, d)
+	if l := s.diag[k]; l != nil {
+		tip += fmt.Sprintf("; diagnosis rank %s, score %s: %s", rangeText(l.Best, l.Worst), scoreText(l.Score), report.DiagnosisWhy(l.Evidence))
+	}
+	return tip
+}
+
+// spectrumTip is what lineTip says of a line's spectrum.
+func (s *Server) spectrumTip(k lineKey, d *lineData) string {
 	if d == nil || !d.ranked {
 		if d != nil && len(d.nodes) > 0 {
 			return fmt.Sprintf("Line %d: executed by %s (not ranked)", k.line, s.run.Test)
@@ -118,11 +129,16 @@ type rankRow struct {
 }
 
 func (s *Server) rankPage(w http.ResponseWriter, r *http.Request) {
+	if s.opt.Diagnosis != nil && r.URL.Query().Get("by") != "metric" {
+		s.diagnosisPage(w, r)
+		return
+	}
 	body := struct {
-		Error  string
-		Metric spectrum.Metric
-		Rows   []rankRow
-	}{}
+		Error     string
+		Metric    spectrum.Metric
+		Rows      []rankRow
+		Diagnosed bool // the diagnosis is on /rank, this is /rank?by=metric
+	}{Diagnosed: s.opt.Diagnosis != nil}
 	if s.ranking == nil {
 		body.Error = s.rankErr.Error()
 	} else {
@@ -141,6 +157,104 @@ func (s *Server) rankPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, "rank.html", page{Title: "ranking", Nav: "rank", Notes: s.notes, Body: body})
+}
+
+// diagRow is one line of the diagnosis page.
+type diagRow struct {
+	Rank, FuncRank, Score, Pos, Func, Source, Link, Tip string
+	Spectrum, Event                                     string // the line's best spectrum score and its event
+	EF, EP                                              int
+	Slice                                               string // "k/n" of the sliced tests, "" when none were sliced
+	InSlice                                             bool
+	Stack                                               string // "top" (panicked here), "yes" or ""
+	Mutants                                             string // "changed/run", "" when none ran
+	Broke                                               int
+	Fix                                                 string // the best fixing mutant's share of the failing tests, "" when none
+	Style                                               template.CSS
+}
+
+// weightText is one weight of the diagnosis, as the page explains it.
+type weightText struct {
+	Name, Value, Of string
+}
+
+// diagnosisPage is the ranking page with a diagnosis: every line the
+// failing tests executed, by its fused score, with the evidence for it.
+func (s *Server) diagnosisPage(w http.ResponseWriter, r *http.Request) {
+	d, info := s.opt.Diagnosis, s.opt.DiagnosisInfo
+	body := struct {
+		Failing, Passing int
+		Group            report.Group
+		Others           []report.Group
+		Sources          []string
+		Weights          []weightText
+		Metric           string // the single metric the other tab ranks by
+		Size             string // "4 lines in 1 function"
+		Rows             []diagRow
+	}{Failing: d.Failing, Passing: d.Passing, Group: info.Group, Others: info.Others, Sources: info.Sources,
+		Metric: s.opt.Metric.Name, Size: count(len(d.Lines), "line") + " in " + count(len(d.Funcs), "function")}
+	wt := d.Weights
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+	body.Weights = []weightText{
+		{"spectrum", num(wt.Spectrum), "the best Ochiai score among the line's events (statement, branch outcomes)"},
+		{"slice", num(wt.Slice), "the share of the sliced failing tests whose backward slice holds the line"},
+		{"stack", num(wt.Stack), "the innermost ranked frame of a failing test's panic stack (half for an outer frame)"},
+		{"mutation", num(wt.Mutation), "the line's best mutant score: failing tests it changed against passing tests it broke"},
+		{"func", num(wt.Func), "the best spectrum score in the line's function"},
+		{"fix", num(wt.Fix), "the share of failing tests a mutant of the line made pass, breaking no passing test"},
+	}
+	for i := range d.Lines {
+		l := &d.Lines[i]
+		k := lineKey{filepath.ToSlash(l.File), l.Line}
+		ev := l.Evidence
+		row := diagRow{Rank: rangeText(l.Best, l.Worst), FuncRank: rangeText(l.FuncBest, l.FuncWorst), Score: scoreText(l.Score),
+			Pos: k.String(), Func: shortFunc(l.Func), Source: s.source(k), Link: sourceURL(k),
+			Tip:      fmt.Sprintf("%s (%s): %s", k, l.Func, report.DiagnosisWhy(ev)),
+			Spectrum: scoreText(ev.Spectrum), Event: ev.Event, EF: ev.EF, EP: ev.EP, Broke: ev.Broke, Style: color(s.lines[k])}
+		if ev.Slices > 0 {
+			row.Slice, row.InSlice = fmt.Sprintf("%d/%d", ev.Sliced, ev.Slices), ev.Sliced > 0
+		}
+		switch {
+		case ev.StackTop:
+			row.Stack = "top"
+		case ev.Stack:
+			row.Stack = "yes"
+		}
+		if ev.Mutants > 0 {
+			row.Mutants = fmt.Sprintf("%d/%d", ev.Changed, ev.Mutants)
+		}
+		if ev.Fix > 0 {
+			row.Fix = strconv.FormatFloat(100*ev.Fix, 'f', 0, 64) + "%"
+		}
+		body.Rows = append(body.Rows, row)
+	}
+	notes := append(append([]string(nil), info.Notes...), s.notes...)
+	s.render(w, "diagnosis.html", page{Title: "diagnosis", Nav: "rank", Notes: notes, Body: body})
+}
+
+// count is "1 line", "2 lines".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// rangeText is a position with ties: "3", or "3-5" for a tie group.
+func rangeText(best, worst int) string {
+	if best == worst {
+		return strconv.Itoa(best)
+	}
+	return fmt.Sprintf("%d-%d", best, worst)
+}
+
+// shortFunc drops a function's package path but for its last element:
+// "example.com/middle.Middle" is "middle.Middle".
+func shortFunc(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
 }
 
 // srcFile is one file of the source page.
@@ -548,7 +662,18 @@ func (s *Server) guidePage(w http.ResponseWriter, r *http.Request) {
 	seen := map[lineKey]bool{}
 	// Step 1: the top suspicious statements, as far as failing runs ran them.
 	const top = 5
-	if s.ranking != nil {
+	if d := s.opt.Diagnosis; d != nil {
+		for i := 0; i < len(d.Lines) && len(body.Rows) < top; i++ {
+			l := &d.Lines[i]
+			k := lineKey{filepath.ToSlash(l.File), l.Line}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			body.Rows = append(body.Rows, guideRow{Key: k.String(), Link: sourceURL(k), Source: s.source(k), Step: 1,
+				Reason: fmt.Sprintf("diagnosis rank %s, score %s", rangeText(l.Best, l.Worst), scoreText(l.Score)), Deps: "[]"})
+		}
+	} else if s.ranking != nil {
 		n := 0
 		for _, e := range s.ranking.Entries {
 			if n == top || e.Counts.EF == 0 || e.Score <= 0 {

@@ -12,8 +12,10 @@ import (
 	"strings"
 
 	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/diagnosis"
 	"github.com/culprit-go/culprit/flow"
 	"github.com/culprit-go/culprit/invariant"
+	"github.com/culprit-go/culprit/report"
 	"github.com/culprit-go/culprit/spectrum"
 	"github.com/culprit-go/culprit/trace"
 )
@@ -37,6 +39,16 @@ type Options struct {
 	// Dot is the path of Graphviz's dot; "" looks it up on PATH. Where
 	// it cannot be run, graph views say so and show the DOT source.
 	Dot string
+	// Diagnosis is the fused ranking (package diagnosis) made by the
+	// caller, as culprit rank makes it: the view runs no tests and no
+	// mutants. Where it is given, the ranking page shows it, each line
+	// with its evidence, and the single metric's ranking moves to
+	// /rank?by=metric; nil shows the single metric's ranking only.
+	Diagnosis *diagnosis.Diagnosis
+	// DiagnosisInfo is what the ranking page says about the diagnosis:
+	// the failing tests diagnosed, the other groups, the evidence
+	// gathered, notes. Its Root is ignored (the trace's is used).
+	DiagnosisInfo report.DiagnosisInfo
 	// Start is the path "/" shows: "" or "/rank" the ranking, or
 	// "/source", "/guide", "/mine", "/flow".
 	Start string
@@ -59,6 +71,8 @@ type Server struct {
 	mineErr error
 	flow    *flow.Graph // nil with flowErr
 	flowErr error
+
+	diag map[lineKey]*diagnosis.Line // the diagnosis's lines; nil without one
 
 	files    []string            // files shown, relative to root, slash-separated
 	src      map[string][]string // their lines
@@ -237,6 +251,17 @@ func (s *Server) index() {
 			failing[k] = true
 			d := at(k)
 			d.nodes = append(d.nodes, n.ID)
+		}
+	}
+	if d := s.opt.Diagnosis; d != nil {
+		s.diag = map[lineKey]*diagnosis.Line{}
+		for i := range d.Lines {
+			l := &d.Lines[i]
+			k := lineKey{filepath.ToSlash(l.File), l.Line}
+			files[k.file] = true
+			if s.diag[k] == nil {
+				s.diag[k] = l
+			}
 		}
 	}
 	if s.mined != nil {

@@ -10,10 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/culprit-go/culprit/internal/instrument"
+	"github.com/culprit-go/culprit/report"
 	"github.com/culprit-go/culprit/trace"
 	"github.com/culprit-go/culprit/web"
 )
@@ -277,4 +279,101 @@ func TestLoopback(t *testing.T) {
 		}
 	}
 
+}
+
+// TestRoutesDiagnosis serves the view of examples/middle with the
+// diagnosis culprit rank made of it (testdata/middle.diagnosis.json,
+// written by `culprit rank -format json ./middle` in examples: spectra,
+// a slice and 20 mutants) and checks that the ranking page shows it:
+// return y first, with its evidence, the failing group, the evidence
+// gathered and the weights, and the single metric's ranking a tab away.
+func TestRoutesDiagnosis(t *testing.T) {
+	examples, err := filepath.Abs(filepath.Join("..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	traceDir := record(t, examples, "./middle")
+	f, err := os.Open(filepath.Join("testdata", "middle.diagnosis.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, info, err := report.ReadDiagnosisJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.Load(traceDir, web.Options{Diagnosis: d, DiagnosisInfo: info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler(true)
+
+	_, body, _ := get(t, h, "/rank")
+	for _, w := range []string{
+		"Ranking: diagnosis",
+		`href="/rank?by=metric"`,
+		"<code>check middle_test.go: Middle(N, N, N) = N, want N</code>", "<code>TestMiddle/2_1_3</code>",
+		"spectra (statements, branches), slices (1 test), mutants (20)",
+		"<td>mutation</td><td class=\"num\">0.6</td>",
+	} {
+		if !strings.Contains(body, w) {
+			t.Errorf("/rank with a diagnosis: no %q in\n%s", w, body)
+		}
+	}
+	// The first row: return y, and why it ranks first.
+	rows := regexp.MustCompile(`(?s)<tbody>.*?</tbody>`).FindAllString(body, -1)
+	if len(rows) < 2 {
+		t.Fatalf("/rank: want the weights' and the ranking's tables, got %d:\n%s", len(rows), body)
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(rows[1], "<tbody>\n"), "</tr>")
+	var cells []string
+	for _, m := range regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`).FindAllStringSubmatch(first, -1) {
+		cells = append(cells, strings.Join(strings.Fields(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(m[1], " ")), " "))
+	}
+	want := []struct{ column, text string }{
+		{"rank", "1"},
+		{"function rank", "1"},
+		{"score", "2.169"},
+		{"location", "middle/middle.go:12 middle.Middle"},
+		{"source", "return y // the defect: should return x"},
+		{"spectrum score", "0.707"},
+		{"event", "stmt"},
+		{"failing/passing runs", "1/1"},
+		{"slice", "1/1"},
+		{"stack", ""},
+		{"mutants changed/run", "2/2"},
+		{"mutants that broke passing tests", "1"},
+		{"fix", "100%"},
+	}
+	if len(cells) != len(want) {
+		t.Fatalf("first row: %d cells %q, want %d", len(cells), cells, len(want))
+	}
+	for i, w := range want {
+		if cells[i] != w.text {
+			t.Errorf("first row's %s: %q, want %q", w.column, cells[i], w.text)
+		}
+	}
+	for _, w := range []string{
+		`href="/source?sel=middle%2Fmiddle.go%3A12#Lmiddle/middle.go:12"`,
+		"stmt 0.71 (1F 1P); in slice 1/1; mutants 2/2 changed the failure, 1 broke passing tests; a mutant fixes it",
+	} {
+		if !strings.Contains(first, w) {
+			t.Errorf("first row: no %q in\n%s", w, first)
+		}
+	}
+
+	// The single metric's ranking, a tab away.
+	_, body, _ = get(t, h, "/rank?by=metric")
+	for _, w := range []string{"Ranking: ochiai", `href="/rank" id="by-diagnosis"`, "Metric ochiai:", "middle/middle.go:12:4"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("/rank?by=metric: no %q in\n%s", w, body)
+		}
+	}
+	// The guide starts from the diagnosis, the source's tooltips say it.
+	if _, body, _ = get(t, h, "/guide"); !strings.Contains(body, "diagnosis rank 1, score 2.169") {
+		t.Errorf("/guide: no diagnosis rank 1 in\n%s", body)
+	}
+	if _, body, _ = get(t, h, "/source"); !strings.Contains(body, "diagnosis rank 1, score 2.169: stmt 0.71") {
+		t.Errorf("/source: no diagnosis rank in the tooltips of\n%s", body)
+	}
 }
