@@ -39,7 +39,7 @@ func (s *Server) routes() []route {
 	files := http.StripPrefix("/assets/", http.FileServerFS(static))
 	return []route{
 		{"GET /{$}", "the start page (the ranking unless Options.Start says otherwise)", s.start},
-		{"GET /rank", "the ranking, each entry linking to its line", s.rankPage},
+		{"GET /rank", "the ranking, each entry linking to its line: the diagnosis where one is given, by=metric the single metric's", s.rankPage},
 		{"GET /source", "the source colored by Tarantula; sel=FILE:LINE selects a line and shows its slices", s.sourcePage},
 		{"GET /graph", "the graph of a slice (sel, dir) or of flow output (of=flow)", s.graphPage},
 		{"GET /graph.svg", "the graph itself, rendered by Graphviz's dot", s.graphSVG},

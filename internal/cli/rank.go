@@ -54,6 +54,12 @@ to files or functions), table (the event table: events by runs), html (one
 self-contained page), sarif (SARIF 2.1.0), json (schema in docs/rank.md).
 -tree prints a decision tree over the events instead.
 
+With -http HOST:PORT rank serves the web view of the run instead of
+printing it (docs/web.md). Without -metric, -events or -trace its ranking
+page shows the diagnosis, each line with its evidence, and the single
+metric's ranking a tab away; the tests run once more, recording every
+event, for the view's source, slices and graphs.
+
 Sharding (CI matrix jobs): culprit rank -shard i/n [-o FILE] runs the
 top-level tests whose name hashes to shard i of n (with their subtests)
 and writes their spectra file (JSON, versioned, docs/rank.md) instead of
@@ -110,14 +116,22 @@ func runRank(e *env, args []string) int {
 	topSet := false
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { topSet = topSet || f.Name == "top"; set[f.Name] = true })
-	if !set["metric"] && !set["events"] && !set["dstar-exp"] && !*tree && *shard == "" && !*merge && *traceDir == "" &&
-		*list == "" && !wf.on() && (*format == "text" || *format == "json") {
+	// The diagnosis is the default: a single metric, a trace, shards,
+	// a tree or a listing ask for the single metric's ranking.
+	diagnose := !set["metric"] && !set["events"] && !set["dstar-exp"] && !*tree && *shard == "" && !*merge && *traceDir == "" && *list == ""
+	diag := diagFlags{format: *format, out: *out, top: *top, test: *diagTest, testOut: *testOut,
+		testFiles: *testFiles, slices: *slices,
+		mutation: mutationFlags{on: *mutants, budget: *mutBudget, funcs: *mutFuncs, passing: 20}}
+	if diagnose && wf.on() {
+		// The web view shows the diagnosis on its ranking page, the
+		// single metric's a tab away.
+		return serveDiagnosis(e, wf, diag, pkgs, goFlags)
+	}
+	if diagnose && (*format == "text" || *format == "json") {
 		if !topSet && *format == "json" {
-			*top = 0
+			diag.top = 0
 		}
-		return runDiagnosis(e, diagFlags{format: *format, out: *out, top: *top, test: *diagTest, testOut: *testOut,
-			testFiles: *testFiles, slices: *slices,
-			mutation: mutationFlags{on: *mutants, budget: *mutBudget, funcs: *mutFuncs, passing: 20}}, pkgs, goFlags)
+		return runDiagnosis(e, diag, pkgs, goFlags)
 	}
 	if *list != "" {
 		*format = "listing"
