@@ -221,25 +221,34 @@ func DD[E any](ctx context.Context, input []E, test Test[E], mode Mode, cfg Conf
 
 		// The round's candidates in the order the sequential algorithm
 		// tests them; the first whose outcome is the wanted one wins.
-		var probes []probe
-		for j := 0; j < n; j++ {
-			i := (j + offset) % n
-			withDelta := union(cPass, deltas[i])
-			withoutDelta := difference(cFail, deltas[i])
-			if minimize && n == 2 {
-				probes = append(probes, probe{set: withDelta, want: Fail, step: reduceToSubset, i: i})
-			}
-			if maximize && n == 2 {
-				probes = append(probes, probe{set: withoutDelta, want: Pass, step: increaseToSubset, i: i})
-			}
-			if minimize {
-				probes = append(probes, probe{set: withoutDelta, want: Fail, step: reduceToComplement, i: i})
-			}
-			if maximize {
-				probes = append(probes, probe{set: withDelta, want: Pass, step: increaseToComplement, i: i})
-			}
+		// They are built on demand: a round at granularity n has 2n of
+		// them, each as large as the input, and usually few are needed.
+		var steps []step
+		if minimize && n == 2 {
+			steps = append(steps, reduceToSubset)
 		}
-		k, err := e.first(ctx, probes)
+		if maximize && n == 2 {
+			steps = append(steps, increaseToSubset)
+		}
+		if minimize {
+			steps = append(steps, reduceToComplement)
+		}
+		if maximize {
+			steps = append(steps, increaseToComplement)
+		}
+		at := func(k int) probe {
+			st, i := steps[k%len(steps)], (k/len(steps)+offset)%n
+			switch st {
+			case reduceToSubset:
+				return probe{set: union(cPass, deltas[i]), want: Fail, step: st, i: i}
+			case increaseToSubset:
+				return probe{set: difference(cFail, deltas[i]), want: Pass, step: st, i: i}
+			case reduceToComplement:
+				return probe{set: difference(cFail, deltas[i]), want: Fail, step: st, i: i}
+			}
+			return probe{set: union(cPass, deltas[i]), want: Pass, step: st, i: i}
+		}
+		k, p, err := e.first(ctx, n*len(steps), at)
 		if err != nil {
 			return result(err)
 		}
@@ -250,7 +259,6 @@ func DD[E any](ctx context.Context, input []E, test Test[E], mode Mode, cfg Conf
 			n = min(2*n, len(delta))
 			continue
 		}
-		p := probes[k]
 		switch p.step {
 		case reduceToSubset, reduceToComplement:
 			cFail = p.set
@@ -291,17 +299,17 @@ func DDMin[E any](ctx context.Context, input []E, test Test[E], cfg Config) (Res
 	n := 2
 	for len(cur) >= 2 {
 		chunk := len(cur) / n
-		var probes []probe
-		for start := 0; start < len(cur); start += chunk {
+		at := func(k int) probe {
+			start := k * chunk
 			complement := append(append([]int(nil), cur[:start]...), cur[min(start+chunk, len(cur)):]...)
-			probes = append(probes, probe{set: complement, want: Fail})
+			return probe{set: complement, want: Fail}
 		}
-		k, err := e.first(ctx, probes)
+		k, p, err := e.first(ctx, (len(cur)+chunk-1)/chunk, at)
 		if err != nil {
 			return result(err)
 		}
 		if k >= 0 {
-			cur = probes[k].set
+			cur = p.set
 			n = max(n-1, 2)
 			e.progress(nil, cur)
 			continue

@@ -112,12 +112,15 @@ func (e *engine[E]) outcome(ctx context.Context, set []int) (Outcome, error) {
 	return out, nil
 }
 
-// first returns the index of the first probe, in order, whose outcome is
-// the one it wants, or -1 if there is none. With more than one worker it
-// tests later probes speculatively while earlier ones run, but still
-// decides in order, so the answer does not depend on the number of
-// workers; speculative tests still running at the decision are cancelled.
-func (e *engine[E]) first(ctx context.Context, probes []probe) (int, error) {
+// first returns the index of the first of the round's n probes, in
+// order, whose outcome is the one it wants, and that probe, or -1 if
+// there is none. at builds the k-th probe; first calls it only for the
+// probes it considers, so that a round whose first probes succeed costs
+// no more than them. With more than one worker it tests later probes
+// speculatively while earlier ones run, but still decides in order, so
+// the answer does not depend on the number of workers; speculative tests
+// still running at the decision are cancelled.
+func (e *engine[E]) first(ctx context.Context, n int, at func(k int) probe) (int, probe, error) {
 	if e.cfg.NoCache {
 		// Memoize within the round only: a round may list a candidate twice.
 		defer func() {
@@ -127,9 +130,19 @@ func (e *engine[E]) first(ctx context.Context, probes []probe) (int, error) {
 		}()
 	}
 	workers := max(e.cfg.Workers, 1)
-	keys := make([]string, len(probes))
-	for i, p := range probes {
-		keys[i] = e.key(p.set)
+	type built struct {
+		p   probe
+		key string
+	}
+	probes := map[int]built{} // the probes considered so far
+	get := func(k int) built {
+		b, ok := probes[k]
+		if !ok {
+			b.p = at(k)
+			b.key = e.key(b.p.set)
+			probes[k] = b
+		}
+		return b
 	}
 
 	type done struct {
@@ -154,8 +167,9 @@ func (e *engine[E]) first(ctx context.Context, probes []probe) (int, error) {
 	launched := make(map[string]bool)
 	next := 0 // the next probe to consider launching
 	launch := func() {
-		for ; next < len(probes) && len(running) < workers; next++ {
-			k := keys[next]
+		for ; next < n && len(running) < workers; next++ {
+			b := get(next)
+			k := b.key
 			if launched[k] {
 				continue
 			}
@@ -168,7 +182,7 @@ func (e *engine[E]) first(ctx context.Context, probes []probe) (int, error) {
 			launched[k] = true
 			tctx, cancel := context.WithCancel(ctx)
 			running[k] = cancel
-			set := probes[next].set
+			set := b.p.set
 			go func() {
 				out, ok := e.run(tctx, set)
 				results <- done{k, len(set), out, ok}
@@ -176,21 +190,23 @@ func (e *engine[E]) first(ctx context.Context, probes []probe) (int, error) {
 		}
 	}
 
-	for i, p := range probes {
+	for i := 0; i < n; i++ {
+		b := get(i)
+		p, key := b.p, b.key
 		for {
-			if fresh[keys[i]] {
-				delete(fresh, keys[i])
+			if fresh[key] {
+				delete(fresh, key)
 				e.mu.Lock()
-				out := e.cache[keys[i]]
+				out := e.cache[key]
 				e.mu.Unlock()
 				if out == p.want {
-					return i, nil
+					return i, p, nil
 				}
 				break
 			}
-			if out, ok := e.lookup(keys[i], len(p.set)); ok {
+			if out, ok := e.lookup(key, len(p.set)); ok {
 				if out == p.want {
-					return i, nil
+					return i, p, nil
 				}
 				break
 			}
@@ -206,14 +222,15 @@ func (e *engine[E]) first(ctx context.Context, probes []probe) (int, error) {
 				running[d.key]()
 				delete(running, d.key)
 				if !d.ok {
-					return -1, fmt.Errorf("reduce: %w", ctx.Err())
+					return -1, probe{}, fmt.Errorf("reduce: %w", ctx.Err())
 				}
 				e.record(d.key, d.size, d.out)
 				fresh[d.key] = true
 			case <-ctx.Done():
-				return -1, fmt.Errorf("reduce: %w", ctx.Err())
+				return -1, probe{}, fmt.Errorf("reduce: %w", ctx.Err())
 			}
 		}
+		delete(probes, i) // looked at: not needed again
 	}
-	return -1, nil
+	return -1, probe{}, nil
 }

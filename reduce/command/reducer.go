@@ -267,7 +267,13 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 		x.mu.Lock()
 		x.stats.Level, x.stats.Sweep = lvl.Name(), sweeps
 		x.mu.Unlock()
-		test := func(ctx context.Context, c []unit) reduce.Outcome { return x.test(ctx, c) }
+		// Delta debugging works on the units' numbers: a candidate of
+		// a large input is then 4 bytes a unit, without pointers.
+		ids := make([]int32, len(units))
+		for i := range ids {
+			ids[i] = int32(i)
+		}
+		test := func(ctx context.Context, c []int32) reduce.Outcome { return x.test(ctx, units, c) }
 		cfg := reduce.Config{
 			Workers: r.Jobs,
 			NoCache: true, // the content cache below sees through levels
@@ -279,7 +285,7 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 		x.mu.Lock()
 		skipped, accepted := x.stats.Skipped, x.accepted
 		x.mu.Unlock()
-		res, err := reduce.DD(ctx, units, test, mode, cfg)
+		res, err := reduce.DD(ctx, ids, test, mode, cfg)
 		x.mu.Lock()
 		// The syntax filter skipped every candidate of the level, and
 		// has not yet let through a candidate that failed: it may be
@@ -289,7 +295,7 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 		x.filterOff = fallback
 		x.mu.Unlock()
 		if fallback {
-			res, err = reduce.DD(ctx, units, test, mode, cfg)
+			res, err = reduce.DD(ctx, ids, test, mode, cfg)
 			x.mu.Lock()
 			x.filterOff = false
 			x.mu.Unlock()
@@ -300,10 +306,10 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 		}
 		newFail, newPass := fail, pass
 		if mode&reduce.Min != 0 {
-			newFail = in.selectUnits(res.Fail)
+			newFail = in.selectIDs(units, res.Fail)
 		}
 		if mode&reduce.Max != 0 {
-			newPass = in.selectUnits(res.Pass)
+			newPass = in.selectIDs(units, res.Pass)
 		}
 		if newFail.weight() != fail.weight() || newPass.weight() != pass.weight() {
 			changed = true
@@ -379,9 +385,9 @@ func pick(units []unit, idx []int) []unit {
 
 // test is the delta debugging test: it materializes the candidate, looks
 // its content up in the cache, and otherwise runs the command on it.
-func (x *reduction) test(ctx context.Context, c []unit) reduce.Outcome {
+func (x *reduction) test(ctx context.Context, units []unit, c []int32) reduce.Outcome {
 	in := x.current()
-	files := in.files(in.selectUnits(c))
+	files := in.files(in.selectIDs(units, c))
 	// A candidate already tested (the current result, found by a level
 	// that ran without the filter) needs no check.
 	if x.Syntax != nil && x.mode() == reduce.Min && !x.cache.known(keyOf(files)) && !x.parses(in, files) {

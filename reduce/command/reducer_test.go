@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	case "gofmt":
 		gofmt(os.Args[1])
 		os.Exit(0)
+	case "jsonbug":
+		jsonbug(os.Args[1])
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }

@@ -48,7 +48,7 @@ func (x *reduction) parses(in *Input, files []File) bool {
 		if syn == nil || string(f.Data) == string(orig[f.Path]) || x.unparsed[f.Path] {
 			continue
 		}
-		if _, err := syn.Normalize(f.Path, orig[f.Path], f.Data); err != nil {
+		if err := rewrite.Check(syn, f.Path, orig[f.Path], f.Data); err != nil {
 			x.skip()
 			return false
 		}

@@ -103,22 +103,42 @@ func (in *Input) text(i int, f, p fileSel) (text []byte, inPass []bool, orig fun
 
 // selectUnits turns a subset of units back into a selection.
 func (in *Input) selectUnits(units []unit) selection {
+	sel := in.selection()
+	for i := range units {
+		sel.add(&units[i])
+	}
+	return sel
+}
+
+// selectIDs turns the units numbered ids back into a selection.
+func (in *Input) selectIDs(units []unit, ids []int32) selection {
+	sel := in.selection()
+	for _, id := range ids {
+		sel.add(&units[id])
+	}
+	return sel
+}
+
+// selection returns an empty selection to add units to.
+func (in *Input) selection() selection {
 	sel := make(selection, len(in.Files))
 	if !in.Dir {
 		sel[0].present = true
 	}
-	for _, u := range units {
-		f := &sel[u.file]
-		// Content implies existence: a presence unit only matters for
-		// a file kept with no content.
-		f.present = f.present || u.presence || len(u.spans) > 0
-		for _, s := range u.spans {
-			if n := len(f.spans); n > 0 && f.spans[n-1].End == s.Start {
-				f.spans[n-1].End = s.End
-				continue
-			}
-			f.spans = append(f.spans, s)
-		}
-	}
 	return sel
+}
+
+// add adds a unit, which follows those added before in the input.
+func (sel selection) add(u *unit) {
+	f := &sel[u.file]
+	// Content implies existence: a presence unit only matters for a
+	// file kept with no content.
+	f.present = f.present || u.presence || len(u.spans) > 0
+	for _, s := range u.spans {
+		if n := len(f.spans); n > 0 && f.spans[n-1].End == s.Start {
+			f.spans[n-1].End = s.End
+			continue
+		}
+		f.spans = append(f.spans, s)
+	}
 }

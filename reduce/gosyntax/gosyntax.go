@@ -65,6 +65,9 @@ type Syntax struct {
 	mu   sync.Mutex // guards the fields below and serializes type checks
 	imp  types.Importer
 	base map[string]*original // by path
+
+	usedText string          // the text of the last usedNamesOf
+	used     map[string]bool // its result
 }
 
 // original is what a file's original text got wrong.
@@ -177,26 +180,11 @@ func (s *Syntax) Normalize(path string, old, candidate []byte) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, candidate, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		if len(base.syntax) == 0 {
-			return nil, fmt.Errorf("go: %w", err)
-		}
-		if m, ok := among(err, base.syntax); !ok {
-			return nil, fmt.Errorf("go: %s: %w", m, ErrSyntax)
-		}
-		// It cannot be formatted; squeezing its runs of blank lines,
-		// which deletions leave behind, is the layout that is left.
-		squeezed := blankLines.ReplaceAll(candidate, []byte("\n\n"))
-		if len(squeezed) < len(candidate) {
-			_, err := parser.ParseFile(token.NewFileSet(), path, squeezed, parser.SkipObjectResolution)
-			if _, ok := among(err, base.syntax); ok {
-				return squeezed, nil
-			}
-		}
-		return candidate, nil
+		return s.unparsable(path, base, candidate, err)
 	}
 	if len(f.Imports) > 0 {
-		usedBefore := usedNames(old)
-		usedNow := usedNames(candidate)
+		usedBefore := s.usedNamesOf(old)
+		usedNow := usedNames(f)
 		for _, imp := range append([]*ast.ImportSpec(nil), f.Imports...) {
 			name := importName(imp)
 			if name != "_" && name != "." && usedBefore[name] && !usedNow[name] {
@@ -213,21 +201,85 @@ func (s *Syntax) Normalize(path string, old, candidate []byte) ([]byte, error) {
 	if err := format.Node(&b, fset, f); err != nil {
 		return nil, fmt.Errorf("go: format: %w", err)
 	}
-	out := b.Bytes()
-	if !s.NoTypes {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, out, parser.SkipObjectResolution)
-		if err != nil {
-			return nil, fmt.Errorf("go: formatted: %w", err)
-		}
-		msgs, _ := s.typeErrors(fset, f)
-		for m := range msgs {
-			if !base.types[m] && !benign(m) {
-				return nil, fmt.Errorf("go: %s: %w", m, ErrTypes)
-			}
+	// The type check looks at the tree that was formatted: its errors'
+	// messages, all that is compared, are those of the output.
+	if err := s.newTypeError(fset, f, base); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Check does what Normalize does but format: it tells whether Normalize
+// would accept the candidate, in a third of the time. The levels check
+// their candidates with it.
+func (s *Syntax) Check(path string, old, candidate []byte) error {
+	base := s.baseline(path, old)
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, candidate, parser.SkipObjectResolution)
+	if err != nil {
+		_, err := s.unparsable(path, base, candidate, err)
+		return err
+	}
+	// The imports Normalize would delete only leave errors about
+	// something unused, which are benign.
+	return s.newTypeError(fset, f, base)
+}
+
+// unparsable decides on a candidate that does not parse: it is accepted,
+// with its runs of blank lines squeezed, when the original does not parse
+// either and its syntax errors are among the original's.
+func (s *Syntax) unparsable(path string, base *original, candidate []byte, err error) ([]byte, error) {
+	if len(base.syntax) == 0 {
+		return nil, fmt.Errorf("go: %w", err)
+	}
+	if m, ok := among(err, base.syntax); !ok {
+		return nil, fmt.Errorf("go: %s: %w", m, ErrSyntax)
+	}
+	// It cannot be formatted; squeezing its runs of blank lines, which
+	// deletions leave behind, is the layout that is left.
+	squeezed := blankLines.ReplaceAll(candidate, []byte("\n\n"))
+	if len(squeezed) < len(candidate) {
+		_, err := parser.ParseFile(token.NewFileSet(), path, squeezed, parser.SkipObjectResolution)
+		if _, ok := among(err, base.syntax); ok {
+			return squeezed, nil
 		}
 	}
-	return out, nil
+	return candidate, nil
+}
+
+// newTypeError returns an error wrapping ErrTypes when the file has a
+// type error that the original does not have and that is not benign;
+// nil with NoTypes.
+func (s *Syntax) newTypeError(fset *token.FileSet, f *ast.File, base *original) error {
+	if s.NoTypes {
+		return nil
+	}
+	msgs, _ := s.typeErrors(fset, f)
+	for m := range msgs {
+		if !base.types[m] && !benign(m) {
+			return fmt.Errorf("go: %s: %w", m, ErrTypes)
+		}
+	}
+	return nil
+}
+
+// usedNamesOf returns usedNames of a text, remembering the last one: the
+// candidates of a round or a level all derive from the same text.
+func (s *Syntax) usedNamesOf(text []byte) map[string]bool {
+	s.mu.Lock()
+	if s.usedText == string(text) && s.used != nil {
+		defer s.mu.Unlock()
+		return s.used
+	}
+	s.mu.Unlock()
+	used := map[string]bool{}
+	if f, err := parser.ParseFile(token.NewFileSet(), "", text, parser.SkipObjectResolution); err == nil {
+		used = usedNames(f)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.usedText, s.used = string(text), used
+	return used
 }
 
 // benign reports whether a type error only says that something is
@@ -260,12 +312,8 @@ func importName(imp *ast.ImportSpec) string {
 
 // usedNames returns the identifiers used as the operand of a selector
 // (pkg.Name, x.f): the candidates for import names in use.
-func usedNames(src []byte) map[string]bool {
+func usedNames(f *ast.File) map[string]bool {
 	used := map[string]bool{}
-	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return used
-	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
 			if id, ok := sel.X.(*ast.Ident); ok {

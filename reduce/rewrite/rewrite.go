@@ -39,6 +39,23 @@ type Syntax interface {
 	Normalize(path string, old, candidate []byte) ([]byte, error)
 }
 
+// A Checker is a Syntax that tells whether Normalize would accept a
+// candidate faster than Normalize does (without formatting it). Callers
+// that only filter candidates use it when a Syntax implements it.
+type Checker interface {
+	Check(path string, old, candidate []byte) error
+}
+
+// Check reports whether syn accepts the candidate, with its Check method
+// when it has one.
+func Check(syn Syntax, path string, old, candidate []byte) error {
+	if c, ok := syn.(Checker); ok {
+		return c.Check(path, old, candidate)
+	}
+	_, err := syn.Normalize(path, old, candidate)
+	return err
+}
+
 // ErrOverlap: the edits chosen for a candidate overlap in a way that has
 // no meaning (a replacement cutting into another).
 var ErrOverlap = errors.New("overlapping edits")
