@@ -96,7 +96,8 @@ func Load(dir string, opt Options) (*Spectra, error) {
 // benchmarks, examples whose outcome is unknown and code run outside any
 // test (package initialization, TestMain) are left out. A test that
 // panicked, or was still running when its process died, counts as
-// failing. A parent that failed while all its leaves passed (t.Error
+// failing, unless another test of the process panicked: then it was
+// stopped by that panic, and is left out. A parent that failed while all its leaves passed (t.Error
 // outside its subtests) counts as a failing run of its own.
 func FromTrace(tr *trace.Trace, opt Options) (*Spectra, error) {
 	c, err := newCollector(&tr.Sites, opt)
@@ -134,6 +135,7 @@ type collector struct {
 	runs                                     []Run
 	sets                                     [][]int
 	skipped, unknown, running, shared, fails int
+	stopped                                  int // running when another test's panic ended the process
 }
 
 // funcInfo is what a function site's Info says about its values.
@@ -272,9 +274,17 @@ func (c *collector) process(p *trace.Process, own map[int][]int) {
 		c.runs = append(c.runs, run)
 		c.sets = append(c.sets, events(t))
 	}
+	// A panic ends its process: the tests running beside the one that
+	// panicked stop there, neither passing nor failing.
+	panicked := false
+	for _, t := range tests {
+		panicked = panicked || t.Outcome == trace.OutcomePanic
+	}
 	for _, t := range tests {
 		isLeaf := t.Kind != trace.TestBenchmark && children[t.ID] == 0
 		switch {
+		case isLeaf && t.Outcome == trace.OutcomeRunning && panicked:
+			c.stopped++
 		case isLeaf && t.Outcome == trace.OutcomeSkip:
 			c.skipped++
 		case isLeaf && t.Outcome == trace.OutcomeUnknown:
@@ -308,6 +318,7 @@ func (c *collector) spectra() *Spectra {
 	note(c.skipped, "%d skipped tests left out")
 	note(c.unknown, "%d examples whose outcome is not known left out")
 	note(c.running, "%d tests still running when their process died, counted as failing")
+	note(c.stopped, "%d tests still running when another test's panic ended their process left out")
 	note(c.fails, "%d tests that failed outside their subtests (all of which passed), counted as failing runs of their own")
 	note(c.shared, "%d tests ran in parallel with others: their spectra hold what the others executed meanwhile")
 	if c.noBodies {

@@ -236,3 +236,39 @@ func describeRuns(s *Spectra) string {
 	}
 	return strings.Join(got, "\n")
 }
+
+// TestRunningWhenDied checks what a test still running when its process
+// died counts as: failing when nothing else explains the death (a
+// timeout, a fatal error, os.Exit), left out when another test of the
+// process panicked, since that panic stopped it.
+func TestRunningWhenDied(t *testing.T) {
+	tests := []struct {
+		name  string
+		other trace.Outcome // TestOther's outcome beside the running TestR
+		want  string
+		note  string
+	}{
+		{"beside a panic", trace.OutcomePanic, "TestOther fail: a.go:11:2 stmt", "1 tests still running when another test's panic"},
+		{"alone", trace.OutcomePass, "TestR fail: a.go:10:2 stmt\nTestOther pass: a.go:11:2 stmt", "1 tests still running when their process died, counted as failing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := synthetic()
+			tr.Processes[0].Events = nil
+			tr.Processes[0].Tests = []*trace.Test{
+				{ID: 1, Name: "TestR", Outcome: trace.OutcomeRunning, Hits: []int{0}},
+				{ID: 2, Name: "TestOther", Outcome: tt.other, Ended: true, Hits: []int{1}},
+			}
+			s, err := FromTrace(tr, Options{Kinds: KindsOf(Stmt)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := describeRuns(s); got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+			if notes := strings.Join(s.Notes, "\n"); !strings.Contains(notes, tt.note) {
+				t.Errorf("notes lack %q:\n%s", tt.note, notes)
+			}
+		})
+	}
+}
