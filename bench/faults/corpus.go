@@ -172,14 +172,3 @@ func (c *Corpus) Select(ids, set string) ([]*Bug, error) {
 func (b *Bug) RunPattern() string {
 	return "^(" + strings.Join(b.FailingTests, "|") + ")$"
 }
-
-// isFault reports whether file:line (file relative to the module root)
-// is one of the bug's fault lines.
-func (b *Bug) isFault(file string, line int) bool {
-	for _, f := range b.Faults {
-		if f.File == file && slices.Contains(f.Lines, line) {
-			return true
-		}
-	}
-	return false
-}

@@ -266,6 +266,7 @@ func (b *bench) rank(ctx context.Context, dir string, r *result) error {
 	// metric ranked from its trace.
 	var lines map[lineKey]string // executed line -> function
 	var funcs map[string]bool    // the functions holding the fault
+	faults := candidates(dir, bug)
 	for i, m := range b.metrics {
 		args := []string{"rank", "-metric", m, "-events", "stmt", "-format", "json", "-top", "0"}
 		if i > 0 {
@@ -290,7 +291,7 @@ func (b *bench) rank(ctx context.Context, dir string, r *result) error {
 		} else {
 			r.Times[m] = r.Times[b.metrics[0]] // ranked from the same run
 		}
-		r.Ranks[m] = locs.place(bug, funcs)
+		r.Ranks[m] = locs.place(faults, funcs)
 	}
 	out, wall, exit, _, errs := b.culpritRun(ctx, dir, limit, "rank", "-format", "json", "-top", "0", bug.Package)
 	if exit != 0 {
@@ -301,7 +302,9 @@ func (b *bench) rank(ctx context.Context, dir string, r *result) error {
 		return fmt.Errorf("culprit rank: %w", err)
 	}
 	r.Times["diagnosis"] = wall
-	r.Ranks["diagnosis"] = d.place(bug, funcs, lines)
+	// Kept for a look at why the fault ranks where it does.
+	os.WriteFile(filepath.Join(b.work, bug.ID, "diagnosis.json"), out, 0o644)
+	r.Ranks["diagnosis"] = d.place(faults, funcs, lines)
 	return nil
 }
 
@@ -331,8 +334,9 @@ func (b *bench) analysis(ctx context.Context, dir, name string, r *result) analy
 			return a
 		}
 		a.Lines = len(s.Lines)
+		faults := candidates(dir, bug)
 		for _, l := range s.Lines {
-			if bug.isFault(l.File, l.Line) {
+			if faults.has(l.File, l.Line) {
 				a.InSlice = true
 			}
 		}

@@ -52,8 +52,8 @@ func (m *metricJSON) lines() map[lineKey]string {
 }
 
 // place ranks lines by their best event's score and functions by their
-// best line's, and places the bug's fault lines and functions.
-func (m *metricJSON) place(bug *Bug, funcs map[string]bool) Rank {
+// best line's, and places the fault's lines and functions.
+func (m *metricJSON) place(faults faultSet, funcs map[string]bool) Rank {
 	line := map[lineKey]float64{}
 	fn := map[string]float64{}
 	for _, l := range m.Locations {
@@ -66,7 +66,7 @@ func (m *metricJSON) place(bug *Bug, funcs map[string]bool) Rank {
 		}
 	}
 	var r Rank
-	r.Line = placeBest(line, func(k lineKey) bool { return bug.isFault(k.File, k.Line) }, len(line))
+	r.Line = placeBest(line, func(k lineKey) bool { return faults[k] }, len(line))
 	r.Func = placeBest(fn, func(f string) bool { return funcs[f] }, len(fn))
 	return r
 }
@@ -119,7 +119,7 @@ type diagnosisJSON struct {
 // place takes the fault's places from the diagnosis's own ranks; a
 // fault it does not list ranks after its listed lines, out of the
 // executed lines (or functions) of the statement ranking.
-func (d *diagnosisJSON) place(bug *Bug, funcs map[string]bool, executed map[lineKey]string) Rank {
+func (d *diagnosisJSON) place(faults faultSet, funcs map[string]bool, executed map[lineKey]string) Rank {
 	var r Rank
 	nl, nf := 0, 0
 	seenF := map[string]bool{}
@@ -129,7 +129,7 @@ func (d *diagnosisJSON) place(bug *Bug, funcs map[string]bool, executed map[line
 			seenF[l.Func] = true
 			nf = max(nf, l.FuncRank.Worst)
 		}
-		if bug.isFault(l.File, l.Line) {
+		if faults.has(l.File, l.Line) {
 			p := Pos{Best: l.Rank.Best, Worst: l.Rank.Worst, Ranked: true}
 			if !r.Line.Ranked || p.Expected() < r.Line.Expected() {
 				r.Line = p

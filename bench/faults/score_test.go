@@ -36,7 +36,7 @@ func TestPlaceBest(t *testing.T) {
 }
 
 func TestMetricPlace(t *testing.T) {
-	bug := &Bug{Faults: []Fault{{File: "a.go", Lines: []int{10}}}}
+	faults := faultSet{{"a.go", 10}: true}
 	var m metricJSON
 	for _, l := range []struct {
 		file  string
@@ -57,7 +57,7 @@ func TestMetricPlace(t *testing.T) {
 			Score float64
 		}{l.file, l.line, l.fn, l.score})
 	}
-	got := m.place(bug, map[string]bool{"p.F": true})
+	got := m.place(faults, map[string]bool{"p.F": true})
 	want := Rank{Line: Pos{2, 3, true}, Func: Pos{2, 2, true}}
 	if got != want {
 		t.Errorf("got %+v, want %+v", got, want)
@@ -68,7 +68,7 @@ func TestMetricPlace(t *testing.T) {
 }
 
 func TestDiagnosisPlace(t *testing.T) {
-	bug := &Bug{Faults: []Fault{{File: "a.go", Lines: []int{7}}}}
+	faults := faultSet{{"a.go", 7}: true}
 	executed := map[lineKey]string{{"a.go", 5}: "p.F", {"a.go", 7}: "p.F", {"a.go", 9}: "p.G", {"b.go", 1}: "p.H", {"b.go", 2}: "p.H"}
 	d := diagnosisJSON{}
 	add := func(file string, line int, fn string, lb, lw, fb, fw int) {
@@ -86,7 +86,7 @@ func TestDiagnosisPlace(t *testing.T) {
 	}
 	add("a.go", 9, "p.G", 1, 1, 1, 1)
 	add("a.go", 5, "p.F", 2, 2, 2, 2)
-	got := d.place(bug, map[string]bool{"p.F": true}, executed)
+	got := d.place(faults, map[string]bool{"p.F": true}, executed)
 	// The fault line is not listed: after the two listed lines, up to
 	// the five executed ones; its function is listed second.
 	want := Rank{Line: Pos{3, 5, false}, Func: Pos{2, 2, true}}
@@ -94,7 +94,7 @@ func TestDiagnosisPlace(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 	add("a.go", 7, "p.F", 3, 4, 2, 2)
-	if got := d.place(bug, map[string]bool{"p.F": true}, executed); got.Line != (Pos{3, 4, true}) {
+	if got := d.place(faults, map[string]bool{"p.F": true}, executed); got.Line != (Pos{3, 4, true}) {
 		t.Errorf("listed fault: got %+v", got.Line)
 	}
 }
@@ -172,6 +172,58 @@ func TestBugCheck(t *testing.T) {
 		edit(b)
 		if err := b.check(); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestCandidates(t *testing.T) {
+	src := `package p
+
+var table = []string{
+	"a",
+}
+
+func F(x int) int {
+	y := g(x,
+		1)
+	if x > 0 {
+		y++
+	}
+
+	// a comment
+	return y
+}
+`
+	tests := []struct {
+		line int
+		want []int
+		why  string
+	}{
+		{8, []int{8}, "a statement's first line"},
+		{9, []int{8}, "inside a multi-line statement: its first line"},
+		{12, []int{11, 15}, "a closing brace: the statements around the insertion"},
+		{13, []int{11, 15}, "a blank line, likewise"},
+		{14, []int{11, 15}, "a comment, likewise"},
+		{4, []int{3}, "a package-level declaration: its first line"},
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		got := candidates(dir, &Bug{Faults: []Fault{{File: "a.go", Lines: []int{tt.line}}}})
+		want := faultSet{}
+		for _, l := range tt.want {
+			want[lineKey{"a.go", l}] = true
+		}
+		if len(got) != len(want) {
+			t.Errorf("line %d (%s): got %v, want %v", tt.line, tt.why, got, want)
+			continue
+		}
+		for k := range want {
+			if !got[k] {
+				t.Errorf("line %d (%s): got %v, want %v", tt.line, tt.why, got, want)
+			}
 		}
 	}
 }
