@@ -33,12 +33,15 @@ const exitInterrupted = 130
 
 const reduceUsage = `Usage: culprit reduce [flags] FILE -- COMMAND [ARGS]
        culprit reduce [flags] --test SCRIPT FILE
+       culprit reduce [flags] -run REGEX [PACKAGE]
 
 Reduce FILE (a file or a directory) to a smaller input on which COMMAND
 still fails the same way. In ARGS, {} stands for the candidate's absolute
 path (appended when absent); COMMAND runs in the current directory. With
 --test, SCRIPT runs in a fresh directory holding the candidate under
-FILE's name, and exit status 0 means the candidate is interesting.
+FILE's name, and exit status 0 means the candidate is interesting. With
+-run, the Go files of PACKAGE (default .) are reduced while go test -run
+REGEX fails the same way, into a module of its own (PACKAGE.reduced).
 
 The result goes to FILE.reduced (--mode min, diff) and FILE.passing
 (--mode max, diff), updated atomically at each improvement; the original
@@ -50,7 +53,7 @@ Flags:
 // reduceFlags are the parsed flags of culprit reduce.
 type reduceFlags struct {
 	mode, out, levels, match, script string
-	lang                             string
+	lang, run                        string
 	jobs, repeat                     int
 	timeout                          time.Duration
 	ignoreOutput, json, verbose      bool
@@ -65,6 +68,7 @@ func runReduce(e *env, args []string) int {
 	fs.StringVar(&f.lang, "lang", "", "syntax of the input for tree reduction: `go`, json, text (brackets and indentation) or none (default: by file extension, text for unknown files)")
 	fs.StringVar(&f.match, "match", "", "the failure is `REGEX` matching the output (stdout and stderr), with the original's exit status")
 	fs.StringVar(&f.script, "test", "", "C-Reduce style interestingness test: `SCRIPT` exits 0 when the candidate is interesting")
+	fs.StringVar(&f.run, "run", "", "package mode: reduce the Go package named instead of FILE (default .) while go test -run `REGEX` fails the same way")
 	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "test `N` candidates in parallel")
 	fs.IntVar(&f.repeat, "repeat", 0, "run the original `K` more times and stop if the outcomes differ")
 	fs.DurationVar(&f.timeout, "timeout", 0, "time limit of one test (default: 10 times the original's run time, at least 1s)")
@@ -98,6 +102,14 @@ func runReduce(e *env, args []string) int {
 		args = fs.Args()[1:]
 	}
 
+	if f.run != "" {
+		r, p, err := newPkgReducer(&f, files, hasCmd)
+		if err != nil {
+			errorf(e, "reduce: %v", err)
+			return exitUsage
+		}
+		return reducePackage(e, &f, r, p)
+	}
 	r, err := newReducer(&f, files, hasCmd, cmdArgs)
 	if err != nil {
 		errorf(e, "reduce: %v", err)
@@ -316,6 +328,7 @@ type reduceSummary struct {
 	OriginalBytes  int      `json:"original_bytes"`
 	FinalBytes     int      `json:"final_bytes"`
 	Result         string   `json:"result"`
+	Command        string   `json:"command,omitempty"`
 	Passing        string   `json:"passing,omitempty"`
 	PassingBytes   *int     `json:"passing_bytes,omitempty"`
 	Tests          int      `json:"tests"`

@@ -182,7 +182,7 @@ func (r *Reducer) describe(run oracle.Run) string {
 	if run.Exit.OK() {
 		return "passed (exit status 0)"
 	}
-	if s := r.Judge.Signature(run); s.Panic != "" || s.Frame != "" || s.Message != "" {
+	if s := r.Judge.Signature(run); s.Panic != "" || s.Frame != "" || s.Message != "" || s.Test != "" {
 		return "failed with " + s.String()
 	}
 	return "failed with " + run.Describe()

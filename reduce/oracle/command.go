@@ -45,6 +45,10 @@ type Command struct {
 	// Timeout bounds each run; zero means no limit. A run that exceeds
 	// it is killed, together with its whole process group.
 	Timeout time.Duration
+	// Before, if set, is called with the candidate's path before each
+	// run, to prepare what the program needs besides the candidate (go
+	// test's -overlay file); its error is Run's.
+	Before func(path string) error
 }
 
 // Exit says how a process ended.
@@ -128,6 +132,11 @@ func (c *Command) argv(path string) (args []string, dir string) {
 func (c *Command) Run(ctx context.Context, path string) (Run, error) {
 	if len(c.Args) == 0 {
 		return Run{}, errors.New("empty command")
+	}
+	if c.Before != nil {
+		if err := c.Before(path); err != nil {
+			return Run{}, err
+		}
 	}
 	args, dir := c.argv(path)
 	runCtx := ctx

@@ -58,3 +58,28 @@ func TestClassifyMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyTest: a go test failure is also the name of its first
+// failing test.
+func TestClassifyTest(t *testing.T) {
+	run := func(out string) Run { return Run{Exit: Exit{Code: 1}, Output: []byte(out)} }
+	golden := run("--- FAIL: TestParse (0.00s)\n    p_test.go:12: got 1 want 2\nFAIL\n")
+	tests := []struct {
+		reason string
+		run    Run
+		want   reduce.Outcome
+	}{
+		{"the same check, elsewhere", run("--- FAIL: TestParse (0.01s)\n    p_test.go:3: got 0 want 5\nFAIL\n"), reduce.Fail},
+		{"another test", run("--- FAIL: TestPrint (0.00s)\n    p_test.go:12: got 1 want 2\nFAIL\n"), reduce.Unresolved},
+		{"another check", run("--- FAIL: TestParse (0.00s)\n    p_test.go:12: unexpected error\nFAIL\n"), reduce.Unresolved},
+	}
+	for _, tt := range tests {
+		j := Judge{Rule: GoPanic}
+		if err := j.Learn(golden); err != nil {
+			t.Fatal(err)
+		}
+		if got := j.Classify(tt.run); got != tt.want {
+			t.Errorf("%s: Classify = %v, want %v (signature %v, want %v)", tt.reason, got, tt.want, j.Signature(tt.run), j.Want)
+		}
+	}
+}

@@ -22,7 +22,7 @@ const (
 	// function of the first non-runtime frame; when it failed otherwise,
 	// the first error message that follows a position (file:line:col:),
 	// as a compiler, vet or gofmt prints it, normalized (see
-	// ParseMessage).
+	// ParseMessage); and the first failed Go test (FailedTest).
 	GoPanic Rule = iota
 	// ExitStatus compares the exit status alone.
 	ExitStatus
@@ -41,6 +41,7 @@ type Signature struct {
 	Panic   string // first line of a Go panic or fatal error, normalized
 	Frame   string // function of the first non-runtime frame of the panicking goroutine
 	Message string // without a panic: the first error message after a position, normalized
+	Test    string // the first failing Go test (go test's "--- FAIL: NAME")
 	Matched bool   // the Match rule's regular expression matched the output
 }
 
@@ -49,6 +50,9 @@ func (s Signature) String() string {
 	b.WriteString(s.Exit.String())
 	if s.Panic != "" {
 		fmt.Fprintf(&b, ", %q", s.Panic)
+	}
+	if s.Test != "" {
+		fmt.Fprintf(&b, ", %s", s.Test)
 	}
 	if s.Message != "" {
 		fmt.Fprintf(&b, ", %q", s.Message)
@@ -72,8 +76,12 @@ func (j *Judge) Signature(r Run) Signature {
 	switch j.Rule {
 	case GoPanic:
 		s.Panic, s.Frame = ParsePanic(normalizePath(r.Stderr, r.Path))
-		if s.Panic == "" && !r.Exit.OK() {
-			s.Message = ParseMessage(normalizePath(r.Output, r.Path))
+		if !r.Exit.OK() {
+			out := normalizePath(r.Output, r.Path)
+			s.Test = FailedTest(out)
+			if s.Panic == "" {
+				s.Message = ParseMessage(out)
+			}
 		}
 	case Match:
 		s.Matched = j.Regexp != nil && j.Regexp.Match(normalizePath(r.Output, r.Path))
@@ -192,6 +200,18 @@ func ParsePanic(stderr []byte) (msg, frame string) {
 func isRuntime(fn string) bool {
 	return fn == "panic" || strings.HasPrefix(fn, "runtime.") ||
 		strings.HasPrefix(fn, "runtime/") || strings.HasPrefix(fn, "internal/")
+}
+
+// failLine is go test's report of a failed test.
+var failLine = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
+
+// FailedTest returns the name of the first failed test that go test
+// reports in its output ("--- FAIL: TestName"), or "".
+func FailedTest(output []byte) string {
+	if m := failLine.FindSubmatch(output); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
 
 // A position line is a tool's error: file:line: or file:line:col:, then
