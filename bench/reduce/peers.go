@@ -56,6 +56,31 @@ func peerCases() ([]peerCase, error) {
 	}
 	stack = []byte(strings.Replace(string(stack), anchor, anchor+"\t_ = frameHelperGone(f)\n", 1))
 
+	// A file that does not parse: go/printer's nodes.go (54 KB) with a
+	// map type missing its element type, which gofmt -e reports.
+	nodes, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "go", "printer", "nodes.go"))
+	if err != nil {
+		return nil, err
+	}
+	const nodesAnchor = "func (p *printer) expr1("
+	if !strings.Contains(string(nodes), nodesAnchor) {
+		return nil, errors.New("go/printer nodes.go changed: no expr1 to put the syntax error before")
+	}
+	nodes = []byte(strings.Replace(string(nodes), nodesAnchor, "var brokenTable map[string]\n\n"+nodesAnchor, 1))
+
+	// An unused variable in a real module file, the compiler's "declared
+	// and not used"; the strict oracle also demands that it be the only
+	// error, which a result that breaks the rest of the package is not.
+	unused := []byte(strings.Replace(string(stack), anchor, anchor+"\tunusedProbe := 1\n", 1))
+	unused = []byte(strings.Replace(string(unused), "\t_ = frameHelperGone(f)\n", "", 1))
+	build := func(grep string) string {
+		return `d=$(mktemp -d)
+cp stack.go "$d/" && printf 'module m\ngo 1.21\n' > "$d/go.mod"
+out=$(cd "$d" && go build . 2>&1)
+rm -rf "$d"
+` + grep
+	}
+
 	jsonDir, err := moduleDir("github.com/valyala/fastjson@latest")
 	if err != nil {
 		return nil, err
@@ -75,6 +100,30 @@ out=$(cd "$d" && go build . 2>&1)
 rm -rf "$d"
 echo "$out" | grep -q '` + injected + `'
 `,
+			notC: true,
+		},
+		{
+			name: "go: printer nodes.go, syntax error (gofmt)",
+			file: "nodes.go",
+			data: nodes,
+			script: `gofmt -e nodes.go 2>&1 | grep -q 'expected type'
+`,
+			notC: true,
+		},
+		{
+			name: "go: pkg/errors stack.go + unused variable",
+			file: "stack.go",
+			data: unused,
+			script: build(`echo "$out" | grep -q 'declared and not used: unusedProbe'
+`),
+			notC: true,
+		},
+		{
+			name: "go: the same, and no other error",
+			file: "stack.go",
+			data: unused,
+			script: build(`echo "$out" | grep -q 'declared and not used: unusedProbe' && test "$(echo "$out" | grep -c '^\./')" = 1
+`),
 			notC: true,
 		},
 		{
