@@ -1,0 +1,166 @@
+package changes
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A FileLines is one file's part of a set of atoms: the good side's
+// lines it deletes and the bad side's lines it inserts, 1-based ranges.
+type FileLines struct {
+	File      string   `json:"file"`
+	GoodLines [][2]int `json:"good_lines"`
+	BadLines  [][2]int `json:"bad_lines"`
+}
+
+// Lines returns the files and lines of a set of atoms.
+func (c *Change) Lines(set []int) []FileLines {
+	byFile := map[int]*FileLines{}
+	var order []int
+	for _, a := range set {
+		at := c.atoms[a]
+		f := c.Files[at.file]
+		fl, ok := byFile[at.file]
+		if !ok {
+			fl = &FileLines{File: f.Path, GoodLines: [][2]int{}, BadLines: [][2]int{}}
+			byFile[at.file] = fl
+			order = append(order, at.file)
+		}
+		o := f.ops[at.op]
+		if o.kind == '-' {
+			fl.GoodLines = addLine(fl.GoodLines, o.g+1)
+		} else {
+			fl.BadLines = addLine(fl.BadLines, o.b+1)
+		}
+	}
+	slices.Sort(order)
+	var out []FileLines
+	for _, i := range order {
+		out = append(out, *byFile[i])
+	}
+	return out
+}
+
+// addLine adds line l to sorted ranges, in increasing order of calls.
+func addLine(rs [][2]int, l int) [][2]int {
+	if n := len(rs); n > 0 && rs[n-1][1] == l-1 {
+		rs[n-1][1] = l
+		return rs
+	}
+	return append(rs, [2]int{l, l})
+}
+
+// BadPositions returns, for the atoms of set in file path, the bad
+// side's lines they touch: the inserted lines, and for a deleted line
+// the bad side's lines around the place it was.
+func (c *Change) BadPositions(set []int) map[string][]int {
+	out := map[string][]int{}
+	for _, a := range set {
+		at := c.atoms[a]
+		f := c.Files[at.file]
+		o := f.ops[at.op]
+		if o.kind == '+' {
+			out[f.Path] = append(out[f.Path], o.b+1)
+		} else {
+			out[f.Path] = append(out[f.Path], o.b, o.b+1)
+		}
+	}
+	return out
+}
+
+// Diff returns the change of the atoms of set as a unified diff with
+// git's headers, which git apply accepts on the good side.
+func (c *Change) Diff(set []int) string {
+	contents := c.Apply(set)
+	var b strings.Builder
+	for _, f := range c.Files {
+		cand := contents[f.Path]
+		if cand.Exists == f.GoodExists && cand.Data == f.good() {
+			continue
+		}
+		b.WriteString(fileDiff(f.Path, f.good(), cand.Data, f.GoodExists, cand.Exists))
+	}
+	return b.String()
+}
+
+// Size returns the number of lines a set of atoms changes.
+func (c *Change) SetSize(set []int) int { return len(set) }
+
+// fileDiff is one file's unified diff, three lines of context.
+func fileDiff(path, a, b string, aExists, bExists bool) string {
+	x, y := splitLines(a), splitLines(b)
+	ops := editScript(x, y)
+	var out strings.Builder
+	fmt.Fprintf(&out, "diff --git a/%s b/%s\n", path, path)
+	from, to := "a/"+path, "b/"+path
+	switch {
+	case !aExists:
+		out.WriteString("new file mode 100644\n")
+		from = "/dev/null"
+	case !bExists:
+		out.WriteString("deleted file mode 100644\n")
+		to = "/dev/null"
+	}
+	fmt.Fprintf(&out, "--- %s\n+++ %s\n", from, to)
+	const context = 3
+	line := func(prefix byte, s string) {
+		out.WriteByte(prefix)
+		out.WriteString(s)
+		if !strings.HasSuffix(s, "\n") {
+			out.WriteString("\n\\ No newline at end of file\n")
+		}
+	}
+	for i := 0; i < len(ops); {
+		if ops[i].kind == ' ' {
+			i++
+			continue
+		}
+		start, end := i, i
+		for j := i; j < len(ops); j++ {
+			if ops[j].kind != ' ' {
+				end = j + 1
+				continue
+			}
+			if j-end >= 2*context {
+				break
+			}
+		}
+		lo, hi := max(start-context, 0), min(end+context, len(ops))
+		aStart, bStart, aLen, bLen := ops[lo].g+1, ops[lo].b+1, 0, 0
+		for _, o := range ops[lo:hi] {
+			if o.kind != '+' {
+				aLen++
+			}
+			if o.kind != '-' {
+				bLen++
+			}
+		}
+		if aLen == 0 {
+			aStart--
+		}
+		if bLen == 0 {
+			bStart--
+		}
+		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(aStart, aLen), hunkRange(bStart, bLen))
+		for _, o := range ops[lo:hi] {
+			switch o.kind {
+			case ' ':
+				line(' ', x[o.g])
+			case '-':
+				line('-', x[o.g])
+			case '+':
+				line('+', y[o.b])
+			}
+		}
+		i = hi
+	}
+	return out.String()
+}
+
+func hunkRange(start, n int) string {
+	if n == 1 {
+		return fmt.Sprint(start)
+	}
+	return fmt.Sprintf("%d,%d", start, n)
+}
