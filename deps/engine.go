@@ -169,6 +169,9 @@ func pick(tr *trace.Trace, name string) (*trace.Process, *trace.Test, error) {
 				continue
 			}
 			if name != "" && t.Name == name {
+				if leaf := failingLeaf(p, t, parents); leaf != nil {
+					return p, leaf, nil
+				}
 				return p, t, nil
 			}
 			if name == "" && !parents[t.ID] && (t.Outcome == trace.OutcomeFail || t.Outcome == trace.OutcomePanic) {
@@ -185,6 +188,31 @@ func pick(tr *trace.Trace, name string) (*trace.Process, *trace.Test, error) {
 		names = append(names[:8], "...")
 	}
 	return nil, nil, fmt.Errorf("no test %q in the trace (tests: %s)", name, strings.Join(names, ", "))
+}
+
+// failingLeaf returns, for a test that failed and has subtests, its first
+// failing leaf subtest (in the order the tests started): a parent fails
+// through its subtests, and its own run holds no failing check. Nil when
+// t passed or has no failing leaf below it.
+func failingLeaf(p *trace.Process, t *trace.Test, parents map[int]bool) *trace.Test {
+	failed := func(t *trace.Test) bool { return t.Outcome == trace.OutcomeFail || t.Outcome == trace.OutcomePanic }
+	if !failed(t) || !parents[t.ID] {
+		return nil
+	}
+	for _, c := range p.Tests {
+		if c.ID == t.ID || parents[c.ID] || !failed(c) {
+			continue
+		}
+		for a := p.Test(c.Parent); a != nil && a.ID != 0; a = p.Test(a.Parent) {
+			if a.ID == t.ID {
+				return c
+			}
+			if a.Parent == a.ID {
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // program is what the builders of one trace's graphs share, not changed
@@ -291,6 +319,7 @@ type goroutine struct {
 	// found as the innermost frame exiting in the middle of a statement
 	// that is not a return, -1; unwinding is true while frames exit.
 	unwound   int
+	unwoundAt int // b.seq when unwound was set
 	unwinding bool
 	// calls are the calls made on g and not yet returned, innermost
 	// last: the latest is yield's when a range over a function's body
@@ -963,7 +992,7 @@ func (b *builder) exit(g *goroutine, e trace.Event) {
 		if open && len(ids) > 0 {
 			panicked = true
 			if !g.unwinding {
-				g.unwound, g.unwinding = ids[0], true
+				g.unwound, g.unwinding, g.unwoundAt = ids[0], true, b.seq
 			}
 		}
 		if fr.fn == fn {
@@ -1619,8 +1648,23 @@ func (b *builder) finish() {
 			b.end(g.stack[i])
 		}
 	}
-	if len(b.g.Failure) == 0 && b.lastIn >= 0 && b.test.Outcome != trace.OutcomePass && b.test.Outcome != trace.OutcomeSkip {
-		// A runtime panic records no panic event: the test's last step.
+	failed := b.test.Outcome != trace.OutcomePass && b.test.Outcome != trace.OutcomeSkip
+	if len(b.g.Failure) == 0 && failed {
+		// A runtime panic records no panic event: the statement that
+		// raised it, when a frame was seen unwinding from it and no
+		// recover stopped it (the latest, over the goroutines).
+		best, at := -1, -1
+		for _, id := range ids {
+			if g := b.gors[id]; g.unwound >= 0 && g.unwoundAt > at {
+				best, at = g.unwound, g.unwoundAt
+			}
+		}
+		if best >= 0 {
+			b.g.Failure, b.g.FailureKind = []int{best}, FailurePanic
+		}
+	}
+	if len(b.g.Failure) == 0 && b.lastIn >= 0 && failed {
+		// Else the test's last step.
 		b.g.Failure, b.g.FailureKind = []int{b.lastIn}, FailureLast
 	}
 	for e := range b.edges {

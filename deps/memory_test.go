@@ -149,6 +149,51 @@ func TestRuntimePanic(t *testing.T) {
 	}
 }
 
+// TestRuntimePanicCriterion: a test that dies of a runtime panic (an
+// index out of range, no panic record, no recover) fails at the
+// statement that raised it, seen unwinding, not at its last step (the
+// call whose result never came): the slice holds the i++ that overran.
+func TestRuntimePanicCriterion(t *testing.T) {
+	tr, dir := memRun(t)
+	r, err := deps.Build(tr, deps.Options{Test: "TestAttr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.FailureKind != deps.FailurePanic {
+		t.Fatalf("failure %q at %v, want %q", r.FailureKind, r.Failure, deps.FailurePanic)
+	}
+	var got bytes.Buffer
+	if err := report.SliceDeps(&got, r.Backward(r.Failure...), report.SliceInfo{Root: dir}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"c (11) <= s (6), i (9)", "i (9) <= i (7); <- <test> (8)"} {
+		if !strings.Contains(got.String(), w) {
+			t.Errorf("no %q:\n%s", w, got.String())
+		}
+	}
+}
+
+// TestFailingLeaf: a parent test named that failed through a subtest is
+// sliced at its first failing leaf, whose check is the failure point (the
+// parent's own run holds none).
+func TestFailingLeaf(t *testing.T) {
+	tr, _ := memRun(t)
+	r, err := deps.Build(tr, deps.Options{Test: "TestParent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Test != "TestParent/bad" || r.FailureKind != deps.FailureCheck {
+		t.Errorf("test %s, failure %q: want TestParent/bad's check", r.Test, r.FailureKind)
+	}
+	r, err = deps.Build(tr, deps.Options{Test: "TestParent/ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Test != "TestParent/ok" {
+		t.Errorf("test %s: want TestParent/ok, as named", r.Test)
+	}
+}
+
 // TestShortCircuit: operand decisions say b > 0 did not run.
 func TestShortCircuit(t *testing.T) {
 	tr, dir := memRun(t)
