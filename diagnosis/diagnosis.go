@@ -43,6 +43,10 @@ type Input struct {
 	Stacks [][]Location
 	// Mutants are the outcomes of mutants of executed lines.
 	Mutants []Mutant
+	// Home are the import paths of the failing tests' packages: Go tests
+	// sit beside the code they test, so a line there is the first
+	// suspect (Weights.Home).
+	Home map[string]bool
 	// Weights of the evidence; the zero value is DefaultWeights.
 	Weights *Weights
 }
@@ -75,6 +79,7 @@ type Weights struct {
 	Mutation float64 `json:"mutation"` // times the line's best mutant score
 	Func     float64 `json:"func"`     // times the best spectrum score in the line's function
 	Fix      float64 `json:"fix"`      // times the share of failing tests a mutant of the line made pass, breaking no passing test
+	Home     float64 `json:"home"`     // when the line is in a failing test's own package
 }
 
 // DefaultWeights are the weights used when Input.Weights is nil.
@@ -89,6 +94,7 @@ type Evidence struct {
 	Slices   int     // sliced failing tests
 	Stack    bool    // on a failing test's panic stack
 	StackTop bool    // the innermost frame of a panic stack that is a ranked line: where it panicked
+	Home     bool    // in a failing test's own package
 	Mutants  int     // mutants of the line that were run
 	Changed  int     // of those, mutants that changed a failing test's outcome or message
 	Broke    int     // of those, mutants that made a passing test fail
@@ -234,6 +240,12 @@ func Diagnose(in Input) *Diagnosis {
 		if ev.Slices > 0 {
 			score += w.Slice * float64(ev.Sliced) / float64(ev.Slices)
 		}
+		for pkg := range in.Home {
+			ev.Home = ev.Home || InPackage(a.Func, pkg)
+		}
+		if ev.Home {
+			score += w.Home
+		}
 		switch {
 		case ev.StackTop:
 			score += w.Stack
@@ -299,6 +311,14 @@ func mutantScore(m Mutant) float64 {
 		return 0
 	}
 	return float64(m.Changed) / math.Sqrt(float64(m.Failing)*float64(m.Changed+m.Broke))
+}
+
+// InPackage reports whether fn, a function named as spectra name them
+// ("example.com/m/pkg.(*T).M", "gopkg.in/yaml.v3.F.func1"), belongs to
+// the package with import path pkg.
+func InPackage(fn, pkg string) bool {
+	rest, ok := strings.CutPrefix(fn, pkg+".")
+	return ok && !strings.Contains(rest, "/")
 }
 
 // Relative returns path relative to root, slash-separated, when it is

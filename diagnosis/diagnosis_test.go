@@ -165,3 +165,43 @@ func TestTestOutputs(t *testing.T) {
 		t.Errorf("stack %v", f.Stack)
 	}
 }
+
+// TestHome checks that a line in a failing test's own package gains
+// Weights.Home and says so, and a line elsewhere does not.
+func TestHome(t *testing.T) {
+	for _, tt := range []struct {
+		home string
+		want bool
+	}{{"p", true}, {"q", false}} {
+		in := Input{Spectra: spectraOf(t), Home: map[string]bool{tt.home: true}, Weights: &Weights{Spectrum: 1, Home: 0.5}}
+		for _, l := range Diagnose(in).Lines {
+			want := l.Evidence.Spectrum
+			if tt.want {
+				want += 0.5
+			}
+			if l.Evidence.Home != tt.want || l.Score != want {
+				t.Errorf("home %s: line %d: home %v, score %v; want %v, %v", tt.home, l.Line, l.Evidence.Home, l.Score, tt.want, want)
+			}
+		}
+	}
+}
+
+func TestInPackage(t *testing.T) {
+	tests := []struct {
+		fn, pkg string
+		want    bool
+	}{
+		{"example.com/m/pkg.F", "example.com/m/pkg", true},
+		{"example.com/m/pkg.(*T).M", "example.com/m/pkg", true},
+		{"example.com/m/pkg.F.func1", "example.com/m/pkg", true},
+		{"gopkg.in/yaml.v3.(*parser).parse", "gopkg.in/yaml.v3", true},
+		{"example.com/m/pkg/sub.F", "example.com/m/pkg", false},
+		{"example.com/m.v2/pkg.F", "example.com/m", false},
+		{"example.com/m/pkgx.F", "example.com/m/pkg", false},
+	}
+	for _, tt := range tests {
+		if got := InPackage(tt.fn, tt.pkg); got != tt.want {
+			t.Errorf("InPackage(%q, %q) = %v, want %v", tt.fn, tt.pkg, got, tt.want)
+		}
+	}
+}

@@ -18,7 +18,10 @@ import (
 type DiagnosisInfo struct {
 	Root    string   // the module root files are relative to
 	Group   Group    // the failing tests diagnosed
-	Others  []Group  // failing tests that fail another way, diagnosed apart
+	Others  []Group  // failing tests that fail another way
+	// Together says the other groups were diagnosed with Group (no
+	// -test named one), not apart.
+	Together bool
 	Sources []string // the evidence gathered: "spectra", "slices (2 tests)", "mutants (40)"
 	Notes   []string
 }
@@ -87,7 +90,11 @@ func DiagnosisText(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top 
 		return fmt.Errorf("write diagnosis: %w", err)
 	}
 	for _, g := range info.Others {
-		fmt.Fprintf(bw, "# also failing, another way (%s): %s: rank them with -run\n", g.Signature, strings.Join(g.Tests, ", "))
+		if info.Together {
+			fmt.Fprintf(bw, "# also failing, another way, diagnosed with them (%s): %s: diagnose one way alone with -test NAME\n", g.Signature, strings.Join(g.Tests, ", "))
+		} else {
+			fmt.Fprintf(bw, "# also failing, another way (%s): %s: diagnose them with -test NAME\n", g.Signature, strings.Join(g.Tests, ", "))
+		}
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write diagnosis: %w", err)
@@ -111,6 +118,7 @@ type JSONDiagnosis struct {
 	Weights   diagnosis.Weights   `json:"weights"`
 	Group     Group               `json:"group"`
 	Others    []Group             `json:"other_groups"`
+	Together  bool                `json:"together"` // the other groups were diagnosed with group
 	Locations []JSONDiagnosedLine `json:"locations"` // most suspicious first
 	Functions []JSONDiagnosedFunc `json:"functions"` // most suspicious first
 	Notes     []string            `json:"notes"`
@@ -146,6 +154,7 @@ type JSONEvidence struct {
 	Slices   int     `json:"slices"`
 	Stack    bool    `json:"stack"`
 	StackTop bool    `json:"stack_top"`
+	Home     bool    `json:"home"`
 	Mutants  int     `json:"mutants"`
 	Changed  int     `json:"mutants_changed"`
 	Broke    int     `json:"mutants_broke"`
@@ -166,7 +175,7 @@ type JSONDiagnosedFunc struct {
 func DiagnosisJSON(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top int) error {
 	src := newSources(info.Root, nil)
 	out := JSONDiagnosis{Kind: "diagnosis", Failed: d.Failing, Passed: d.Passing, Evidence: info.Sources, Weights: d.Weights,
-		Group: info.Group, Others: info.Others, Notes: info.Notes}
+		Group: info.Group, Others: info.Others, Together: info.Together, Notes: info.Notes}
 	if out.Others == nil {
 		out.Others = []Group{}
 	}
@@ -188,7 +197,7 @@ func DiagnosisJSON(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top 
 			FuncRank: JSONRank{l.FuncBest, l.FuncWorst, l.FuncRank},
 			Source:   strings.TrimSpace(src.line(l.File, l.Line)),
 			Evidence: JSONEvidence{Spectrum: ev.Spectrum, Event: ev.Event, EF: ev.EF, EP: ev.EP, Sliced: ev.Sliced, Slices: ev.Slices,
-				Stack: ev.Stack, StackTop: ev.StackTop, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix}})
+				Stack: ev.Stack, StackTop: ev.StackTop, Home: ev.Home, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix}})
 	}
 	out.Functions = make([]JSONDiagnosedFunc, 0, len(d.Funcs))
 	for _, f := range d.Funcs {

@@ -37,9 +37,10 @@ const maxSliced = 3
 
 // runDiagnosis is culprit rank's default: it runs the tests once with
 // statement and branch spectra, groups the failing tests by how they
-// fail, runs the chosen group's failing tests again recording every
-// event to slice them from their failure points, mutates the most
-// suspicious functions' lines, and fuses it all (package diagnosis).
+// fail (every group diagnosed together, or the one -test names), runs
+// some of the failing tests again recording every event to slice them
+// from their failure points, mutates the most suspicious functions'
+// lines, and fuses it all (package diagnosis).
 func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	kinds := spectrum.KindsOf(spectrum.Stmt, spectrum.Branch)
 	var goOut bytes.Buffer
@@ -90,7 +91,7 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 		fmt.Fprintf(e.stderr, "culprit: rank: warning: all %d tests failed: the ranking cannot tell their events apart\n", s.Failed())
 	}
 
-	// Group the failing runs by how they failed; diagnose one group.
+	// Group the failing runs by how they failed.
 	outputs := diagnosis.TestOutputs(goOut.Bytes())
 	var failures []diagnosis.Failure
 	for _, r := range s.Runs {
@@ -114,7 +115,16 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 			return exitUsage
 		}
 	}
+	// Without -test every failing test is diagnosed, the groups named
+	// (on the real-fault corpus, diagnosing the largest group alone lost
+	// the fault whenever a bug's failures fell into several groups: the
+	// same fault failing two ways, or a latent failure as large as the
+	// bug's); -test diagnoses one group alone.
+	together := f.test == "" && len(groups) > 1
 	group := groups[pick]
+	if together {
+		group = interleave(groups)
+	}
 	inGroup := map[string]bool{}
 	for _, fl := range group.Failures {
 		inGroup[fl.Package+"\x00"+fl.Test] = true
@@ -122,14 +132,17 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	s = s.FilterRuns(func(r spectrum.Run) bool {
 		return r.Outcome == spectrum.Pass || inGroup[r.Package+"\x00"+r.Name]
 	})
-	info := sfl.DiagnosisInfo{Root: s.Root, Group: reportGroup(group, len(pkgs) > 1), Sources: []string{"spectra (statements, branches)"},
-		Notes: append([]string(nil), s.Notes...)}
+	info := sfl.DiagnosisInfo{Root: s.Root, Group: reportGroup(groups[pick], len(pkgs) > 1), Sources: []string{"spectra (statements, branches)"},
+		Notes: append([]string(nil), s.Notes...), Together: together}
 	for i, g := range groups {
 		if i != pick {
 			info.Others = append(info.Others, reportGroup(g, len(pkgs) > 1))
 		}
 	}
-	in := diagnosis.Input{Spectra: s}
+	in := diagnosis.Input{Spectra: s, Home: map[string]bool{}}
+	for _, fl := range group.Failures {
+		in.Home[fl.Package] = true
+	}
 
 	// Stacks of the group's panics.
 	for _, fl := range group.Failures {
@@ -174,7 +187,32 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	progress.done()
 
 	d := diagnosis.Diagnose(in)
+	if len(d.Lines) == 0 {
+		errorf(e, "rank: nothing to rank: the failing tests ran no code culprit records outside test files (-testfiles ranks test files too)")
+		return exitFail
+	}
 	return writeDiagnosis(e, d, info, f)
+}
+
+// interleave is the groups' failing tests as one group, taking one test
+// of each group in turn (largest group first), so that the first few,
+// which are sliced, come from every group.
+func interleave(groups []diagnosis.Group) diagnosis.Group {
+	var out diagnosis.Group
+	for i := 0; ; i++ {
+		more := false
+		for _, g := range groups {
+			if i < len(g.Failures) {
+				out.Failures = append(out.Failures, g.Failures[i])
+				more = true
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	out.Signature = groups[0].Signature
+	return out
 }
 
 // reportGroup is a group as the report shows it.
