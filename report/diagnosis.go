@@ -16,14 +16,14 @@ import (
 // the ranking: the group of failing tests, the other groups, the
 // evidence gathered, and notes.
 type DiagnosisInfo struct {
-	Root    string   // the module root files are relative to
-	Group   Group    // the failing tests diagnosed
-	Others  []Group  // failing tests that fail another way
+	Root   string  // the module root files are relative to
+	Group  Group   // the failing tests diagnosed
+	Others []Group // failing tests that fail another way
 	// Together says the other groups were diagnosed with Group (no
 	// -test named one), not apart.
 	Together bool
-	Sources []string // the evidence gathered: "spectra", "slices (2 tests)", "mutants (40)"
-	Notes   []string
+	Sources  []string // the evidence gathered: "spectra", "slices (2 tests)", "mutants (40)"
+	Notes    []string
 }
 
 // Group is a group of failing tests that fail the same way.
@@ -118,7 +118,7 @@ type JSONDiagnosis struct {
 	Weights   diagnosis.Weights   `json:"weights"`
 	Group     Group               `json:"group"`
 	Others    []Group             `json:"other_groups"`
-	Together  bool                `json:"together"` // the other groups were diagnosed with group
+	Together  bool                `json:"together"`  // the other groups were diagnosed with group
 	Locations []JSONDiagnosedLine `json:"locations"` // most suspicious first
 	Functions []JSONDiagnosedFunc `json:"functions"` // most suspicious first
 	Notes     []string            `json:"notes"`
