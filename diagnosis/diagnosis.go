@@ -222,13 +222,7 @@ func Diagnose(in Input) *Diagnosis {
 			}
 		}
 	}
-	funcSpec := map[string]float64{}
-	for _, loc := range order {
-		a := lines[loc]
-		if a.Evidence.Spectrum > funcSpec[a.Func] {
-			funcSpec[a.Func] = a.Evidence.Spectrum
-		}
-	}
+	var executed []Line
 	for _, loc := range order {
 		a := lines[loc]
 		if !a.executed {
@@ -236,12 +230,33 @@ func Diagnose(in Input) *Diagnosis {
 		}
 		ev := &a.Evidence
 		ev.Slices = len(in.Slices)
-		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[a.Func] + w.Mutation*ev.Mutation + w.Fix*ev.Fix
-		if ev.Slices > 0 {
-			score += w.Slice * float64(ev.Sliced) / float64(ev.Slices)
-		}
 		for pkg := range in.Home {
 			ev.Home = ev.Home || InPackage(a.Func, pkg)
+		}
+		executed = append(executed, a.Line)
+	}
+	r := Rank(executed, w)
+	r.Failing, r.Passing = d.Failing, d.Passing
+	return r
+}
+
+// Rank scores lines by their evidence with weights w and ranks them and
+// their functions: the diagnosis's last step, which a line's evidence
+// alone decides (so a diagnosis read back from its JSON can be ranked
+// again with other weights). A line's score is the weighted sum of its
+// evidence, its function's best spectrum included; a function scores as
+// its best line.
+func Rank(lines []Line, w Weights) *Diagnosis {
+	d := &Diagnosis{Weights: w}
+	funcSpec := map[string]float64{}
+	for _, l := range lines {
+		funcSpec[l.Func] = max(funcSpec[l.Func], l.Evidence.Spectrum)
+	}
+	for _, l := range lines {
+		ev := l.Evidence
+		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[l.Func] + w.Mutation*ev.Mutation + w.Fix*ev.Fix
+		if ev.Slices > 0 {
+			score += w.Slice * float64(ev.Sliced) / float64(ev.Slices)
 		}
 		if ev.Home {
 			score += w.Home
@@ -252,8 +267,8 @@ func Diagnose(in Input) *Diagnosis {
 		case ev.Stack:
 			score += w.Stack / 2
 		}
-		a.Score = score
-		d.Lines = append(d.Lines, a.Line)
+		l.Score = score
+		d.Lines = append(d.Lines, l)
 	}
 	sort.SliceStable(d.Lines, func(i, j int) bool {
 		a, b := d.Lines[i], d.Lines[j]

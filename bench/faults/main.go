@@ -18,6 +18,11 @@
 // Usage:
 //
 //	go run ./bench/faults [-bugs id,id] [-set train|validation|all] [-verify] [-analyses rank,slice,flow] [-work DIR] [-markdown] [-json FILE]
+//	go run ./bench/faults -work DIR -rescore spectrum=1,slice=0.5,... [-set train]
+//
+// -rescore ranks again the diagnoses an earlier run kept in its work
+// directory with other weights, running nothing: how weights are
+// compared on the training set without touching the validation set.
 package main
 
 import (
@@ -49,6 +54,7 @@ func main() {
 	timeout := flag.Duration("timeout", 10*time.Minute, "time limit of one go test run")
 	markdown := flag.Bool("markdown", false, "print the tables as Markdown")
 	jsonOut := flag.String("json", "", "also write every bug's result as JSON to `FILE`")
+	rescore := flag.String("rescore", "", "rank again, with `WEIGHTS` (\"default\" or name=value,... over the defaults), the diagnoses kept in -work by an earlier run, running nothing")
 	flag.Parse()
 
 	c, err := LoadCorpus(*corpus)
@@ -81,6 +87,21 @@ func main() {
 	}
 	if b.analyses["rank"] && len(b.metrics) == 0 {
 		fail(fmt.Errorf("-metrics: at least one metric (the statement ranking counts the executed lines)"))
+	}
+	if *rescore != "" {
+		w, err := parseWeights(*rescore)
+		if err != nil {
+			fail(err)
+		}
+		if *work == "" {
+			fail(fmt.Errorf("-rescore: name the -work directory of the earlier run"))
+		}
+		var results []*result
+		for _, bug := range list {
+			results = append(results, b.rescore(bug, w))
+		}
+		printSummary(os.Stdout, results, []string{"diagnosis"}, *markdown)
+		return
 	}
 	if !*verify {
 		if b.culprit, err = proof.Culprit(dir, *bin); err != nil {

@@ -286,6 +286,10 @@ func (b *bench) rank(ctx context.Context, dir string, r *result) error {
 		if i == 0 {
 			lines = locs.lines()
 			funcs = faultFuncs(dir, bug, lines)
+			// Kept for -rescore: the executed lines and their functions.
+			if data, err := json.Marshal(executedLines(lines)); err == nil {
+				os.WriteFile(filepath.Join(b.work, bug.ID, "executed.json"), data, 0o644)
+			}
 			r.Executed = len(lines)
 			r.Times[m] = wall
 		} else {

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/culprit-go/culprit/diagnosis"
+	"github.com/culprit-go/culprit/report"
+)
+
+// An executedLine is a line the package's tests executed, with its
+// function, as executed.json keeps them.
+type executedLine struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Func string `json:"func"`
+}
+
+func executedLines(m map[lineKey]string) []executedLine {
+	out := make([]executedLine, 0, len(m))
+	for k, fn := range m {
+		out = append(out, executedLine{k.File, k.Line, fn})
+	}
+	return out
+}
+
+// parseWeights reads "spectrum=1,slice=0.35,..." over the default
+// weights.
+func parseWeights(s string) (diagnosis.Weights, error) {
+	w := diagnosis.DefaultWeights
+	if s == "" || s == "default" {
+		return w, nil
+	}
+	fields := map[string]*float64{"spectrum": &w.Spectrum, "slice": &w.Slice, "stack": &w.Stack, "mutation": &w.Mutation,
+		"func": &w.Func, "fix": &w.Fix, "home": &w.Home}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if !ok || err != nil || fields[k] == nil {
+			return w, fmt.Errorf("weights: %q: want NAME=NUMBER, NAME one of spectrum, slice, stack, mutation, func, fix, home", kv)
+		}
+		*fields[k] = f
+	}
+	return w, nil
+}
+
+// rescore ranks again, with weights w, the diagnoses a run with the
+// same -work directory kept (each bug's diagnosis.json and
+// executed.json): the evidence is the run's, only its weighing changes,
+// so weights can be compared without running anything.
+func (b *bench) rescore(bug *Bug, w diagnosis.Weights) *result {
+	r := &result{Bug: bug, Ranks: map[string]Rank{}, Times: map[string]float64{}}
+	dirs, _ := filepath.Glob(filepath.Join(b.work, bug.ID, "*_"+bug.Buggy))
+	f, err := os.Open(filepath.Join(b.work, bug.ID, "diagnosis.json"))
+	if err != nil || len(dirs) != 1 {
+		r.Err = fmt.Sprintf("no kept diagnosis of %s in %s", bug.ID, b.work)
+		return r
+	}
+	defer f.Close()
+	d, _, err := report.ReadDiagnosisJSON(f)
+	if err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	executed := map[lineKey]string{}
+	if data, err := os.ReadFile(filepath.Join(b.work, bug.ID, "executed.json")); err == nil {
+		var ls []executedLine
+		if json.Unmarshal(data, &ls) == nil {
+			for _, l := range ls {
+				executed[lineKey{l.File, l.Line}] = l.Func
+			}
+		}
+	}
+	if len(executed) == 0 { // an older run: the lines the failing tests ran
+		for _, l := range d.Lines {
+			executed[lineKey{l.File, l.Line}] = l.Func
+		}
+	}
+	r.Executed = len(executed)
+	funcs := faultFuncs(dirs[0], bug, executed)
+	re := diagnosis.Rank(d.Lines, w)
+	var dj diagnosisJSON
+	for _, l := range re.Lines {
+		var x struct {
+			File     string
+			Line     int
+			Func     string
+			Rank     struct{ Best, Worst int }
+			FuncRank struct{ Best, Worst int } `json:"func_rank"`
+		}
+		x.File, x.Line, x.Func = l.File, l.Line, l.Func
+		x.Rank.Best, x.Rank.Worst = l.Best, l.Worst
+		x.FuncRank.Best, x.FuncRank.Worst = l.FuncBest, l.FuncWorst
+		dj.Locations = append(dj.Locations, x)
+	}
+	r.Ranks["diagnosis"] = dj.place(candidates(dirs[0], bug), funcs, executed)
+	return r
+}
