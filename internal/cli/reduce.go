@@ -440,7 +440,17 @@ func logTest(w io.Writer, ev reducecmd.Event) {
 		fmt.Fprintf(w, "cached  %-6s %6d bytes  %s\n", ev.Level, ev.Bytes, ev.Outcome)
 		return
 	}
-	fmt.Fprintf(w, "test %-3d %-6s %5d bytes  %s (%s, %s)\n", ev.Number, ev.Level, ev.Bytes, ev.Outcome, ev.Run.Exit, ev.Run.Duration.Round(time.Millisecond))
+	why := ""
+	if ev.Outcome == reduce.Unresolved {
+		// Say what failed instead: the first error message, or the
+		// first line of standard error.
+		if msg := oracle.ParseMessage(ev.Run.Output); msg != "" {
+			why = ": " + msg
+		} else if line, _, _ := strings.Cut(strings.TrimSpace(string(ev.Run.Stderr)), "\n"); line != "" {
+			why = ": " + line
+		}
+	}
+	fmt.Fprintf(w, "test %-3d %-6s %5d bytes  %s (%s, %s)%s\n", ev.Number, ev.Level, ev.Bytes, ev.Outcome, ev.Run.Exit, ev.Run.Duration.Round(time.Millisecond), why)
 }
 
 // progress draws one updating status line on a terminal.

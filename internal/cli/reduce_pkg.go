@@ -36,6 +36,19 @@ type pkgReduction struct {
 	run     string // the -run regular expression
 	result  string // the result module's directory
 	staging string // where the reducer keeps the best package files so far
+	vet     bool   // go test runs go vet: the original fails only with it
+}
+
+// goTest returns go test's arguments for the package directory, with the
+// extra flags before -run.
+func (p *pkgReduction) goTest(extra ...string) []string {
+	args := append([]string{"go", "test", "-count=1"}, extra...)
+	if !p.vet {
+		// Candidates that go vet rejects (a format string cut short)
+		// would be tests lost; the original's failure does not need it.
+		args = append(args, "-vet=off")
+	}
+	return append(args, "-run", p.run, ".")
 }
 
 // newPkgReducer builds the reducer of package mode: the package's Go
@@ -115,7 +128,7 @@ func newPkgReducer(f *reduceFlags, patterns []string, hasCmd bool) (*reducecmd.R
 		}
 	}
 	r.Command = oracle.Command{
-		Args:    []string{"go", "test", "-overlay={}.overlay.json", "-count=1", "-run", f.run, "."},
+		Args:    p.goTest("-overlay={}.overlay.json"),
 		Dir:     pkg.Dir,
 		Timeout: f.timeout,
 		Before:  p.overlay,
@@ -278,14 +291,18 @@ func (p *pkgReduction) reproduce() string {
 	if p.rel == "." {
 		target = "."
 	}
-	return fmt.Sprintf("cd %s && go test -count=1 -run '%s' %s", p.result, p.run, target)
+	vet := " -vet=off"
+	if p.vet {
+		vet = ""
+	}
+	return fmt.Sprintf("cd %s && go test -count=1%s -run '%s' %s", p.result, vet, p.run, target)
 }
 
 // verify runs the result's command and tells whether it fails as the
 // original did.
 func (p *pkgReduction) verify(ctx context.Context, r *reducecmd.Reducer) error {
 	cmd := oracle.Command{
-		Args:           []string{"go", "test", "-count=1", "-run", p.run, "."},
+		Args:           p.goTest(),
 		InCandidateDir: true, // in the directory of the path below
 		Timeout:        r.Command.Timeout,
 	}
@@ -306,7 +323,14 @@ func reducePackage(e *env, f *reduceFlags, r *reducecmd.Reducer, p *pkgReduction
 	if f.verbose {
 		r.OnTest = func(ev reducecmd.Event) { logTest(e.stderr, ev) }
 	}
-	if err := r.Check(e.ctx); err != nil {
+	err := r.Check(e.ctx)
+	if errors.Is(err, oracle.ErrNotFailing) && !p.vet {
+		// The failure may be go vet's, which go test runs first.
+		p.vet = true
+		r.Command.Args = p.goTest("-overlay={}.overlay.json")
+		err = r.Check(e.ctx)
+	}
+	if err != nil {
 		pr.clear()
 		if e.ctx.Err() != nil {
 			errorf(e, "reduce: interrupted while checking the original")

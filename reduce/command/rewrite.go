@@ -54,10 +54,54 @@ func (x *reduction) parses(in *Input, files []File) bool {
 		}
 		checked = true
 	}
+	if checked && !x.setsCheck(in.Files, files) {
+		x.skip()
+		return false
+	}
 	if checked {
 		x.mu.Lock()
 		x.accepted++
 		x.mu.Unlock()
+	}
+	return true
+}
+
+// setsCheck checks the files of a directory candidate together, for the
+// syntaxes that check sets of files (the Go files of a package must
+// type-check together); old holds the files the candidate derives from.
+func (x *reduction) setsCheck(old, files []File) bool {
+	if !x.Input.Dir {
+		return true
+	}
+	type set struct{ old, cand []rewrite.File }
+	sets := map[rewrite.SetChecker]*set{}
+	var order []rewrite.SetChecker
+	add := func(fs []File, cand bool) {
+		for _, f := range fs {
+			sc, ok := x.Syntax(f.Path).(rewrite.SetChecker)
+			if !ok || x.unparsed[f.Path] {
+				continue
+			}
+			st := sets[sc]
+			if st == nil {
+				st = &set{}
+				sets[sc] = st
+				order = append(order, sc)
+			}
+			rf := rewrite.File{Path: f.Path, Data: f.Data}
+			if cand {
+				st.cand = append(st.cand, rf)
+			} else {
+				st.old = append(st.old, rf)
+			}
+		}
+	}
+	add(old, false)
+	add(files, true)
+	for _, sc := range order {
+		if err := sc.CheckSet(sets[sc].old, sets[sc].cand); err != nil {
+			return false
+		}
 	}
 	return true
 }
@@ -120,7 +164,14 @@ func (x *reduction) rewrite(ctx context.Context, fail selection) (*Input, error)
 			}
 		},
 	}
-	test := func(ctx context.Context, rfs []rewrite.File) reduce.Outcome { return x.testFiles(ctx, back(rfs)) }
+	test := func(ctx context.Context, rfs []rewrite.File) reduce.Outcome {
+		cand := back(rfs)
+		if !x.setsCheck(files, cand) {
+			x.skip()
+			return reduce.Unresolved
+		}
+		return x.testFiles(ctx, cand)
+	}
 	out, _, err := rewrite.Reduce(ctx, rfiles, test, cfg)
 	if fatal := x.fatalErr(); fatal != nil {
 		return nil, fatal

@@ -66,8 +66,9 @@ type Syntax struct {
 	imp  types.Importer
 	base map[string]*original // by path
 
-	usedText string          // the text of the last usedNamesOf
-	used     map[string]bool // its result
+	usedText string                     // the text of the last usedNamesOf
+	used     map[string]bool            // its result
+	pkgBase  map[string]map[string]bool // CheckSet: the type errors of each original package, by directory
 }
 
 // original is what a file's original text got wrong.
@@ -118,6 +119,12 @@ func syntaxErrors(err error) map[string]bool {
 // typeErrors type-checks a parsed file and returns the messages of its
 // errors, and the type information when it has none.
 func (s *Syntax) typeErrors(fset *token.FileSet, f *ast.File) (map[string]bool, *types.Info) {
+	return s.packageErrors(fset, []*ast.File{f})
+}
+
+// packageErrors type-checks the files of a package together.
+func (s *Syntax) packageErrors(fset *token.FileSet, files []*ast.File) (map[string]bool, *types.Info) {
+	f := files[0]
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.imp == nil {
@@ -136,7 +143,7 @@ func (s *Syntax) typeErrors(fset *token.FileSet, f *ast.File) (map[string]bool, 
 			}
 		},
 	}
-	conf.Check(f.Name.Name, fset, []*ast.File{f}, info)
+	conf.Check(f.Name.Name, fset, files, info)
 	return msgs, info
 }
 
@@ -223,6 +230,120 @@ func (s *Syntax) Check(path string, old, candidate []byte) error {
 	// The imports Normalize would delete only leave errors about
 	// something unused, which are benign.
 	return s.newTypeError(fset, f, base)
+}
+
+// CheckSet type-checks the Go files of each directory of the candidate
+// together, as the package they make (its external test package apart),
+// and returns an error wrapping ErrTypes when a package has a type error
+// that the original package does not have (other than something unused).
+// The files of one directory are checked alone by Check; this finds what
+// deleting a declaration breaks in the other files. A directory whose
+// files did not change, or one of whose files does not parse, is not
+// checked. With NoTypes it accepts everything.
+func (s *Syntax) CheckSet(old, candidate []rewrite.File) error {
+	if s.NoTypes {
+		return nil
+	}
+	byDir := func(files []rewrite.File) map[string][]rewrite.File {
+		m := map[string][]rewrite.File{}
+		for _, f := range files {
+			if strings.HasSuffix(f.Path, ".go") {
+				m[path.Dir(f.Path)] = append(m[path.Dir(f.Path)], f)
+			}
+		}
+		return m
+	}
+	olds, cands := byDir(old), byDir(candidate)
+	for dir, cfiles := range cands {
+		ofiles := olds[dir]
+		if len(ofiles) < 2 || sameFiles(ofiles, cfiles) {
+			continue // one file is checked alone; nothing changed
+		}
+		base, ok := s.packageBaseline(dir, ofiles)
+		if !ok {
+			continue
+		}
+		msgs, ok := s.dirErrors(cfiles)
+		if !ok {
+			continue
+		}
+		for m := range msgs {
+			if !base[m] && !benign(m) {
+				return fmt.Errorf("go: %s: %s: %w", dir, m, ErrTypes)
+			}
+		}
+	}
+	return nil
+}
+
+func sameFiles(a, b []rewrite.File) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Path != b[i].Path || string(a[i].Data) != string(b[i].Data) {
+			return false
+		}
+	}
+	return true
+}
+
+// packageBaseline returns the type errors of the original files of a
+// directory, recording them from files the first time.
+func (s *Syntax) packageBaseline(dir string, files []rewrite.File) (map[string]bool, bool) {
+	s.mu.Lock()
+	b, ok := s.pkgBase[dir]
+	s.mu.Unlock()
+	if ok {
+		return b, b != nil
+	}
+	b, parsed := s.dirErrors(files)
+	if !parsed {
+		b = nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pkgBase == nil {
+		s.pkgBase = map[string]map[string]bool{}
+	}
+	if old, ok := s.pkgBase[dir]; ok {
+		return old, old != nil
+	}
+	s.pkgBase[dir] = b
+	return b, b != nil
+}
+
+// dirErrors type-checks the Go files of one directory together, those of
+// the external test package (package x_test) apart. It reports false when a file does not parse.
+func (s *Syntax) dirErrors(files []rewrite.File) (map[string]bool, bool) {
+	fset := token.NewFileSet()
+	byName := map[string][]*ast.File{}
+	var names []string
+	for _, f := range files {
+		af, err := parser.ParseFile(fset, f.Path, f.Data, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, false
+		}
+		// The external test package apart, the files make one package:
+		// a file whose package clause differs is an error go/types
+		// reports.
+		name := "package"
+		if strings.HasSuffix(af.Name.Name, "_test") {
+			name = "external test"
+		}
+		if byName[name] == nil {
+			names = append(names, name)
+		}
+		byName[name] = append(byName[name], af)
+	}
+	msgs := map[string]bool{}
+	for _, name := range names {
+		m, _ := s.packageErrors(fset, byName[name])
+		for k := range m {
+			msgs[k] = true
+		}
+	}
+	return msgs, true
 }
 
 // unparsable decides on a candidate that does not parse: it is accepted,

@@ -46,6 +46,14 @@ type Checker interface {
 	Check(path string, old, candidate []byte) error
 }
 
+// A SetChecker is a Syntax that also checks the files of a candidate
+// together, beyond each file alone: the Go files of a package type-check
+// together. old holds the files the candidate derives from; both hold the
+// files of the syntax only.
+type SetChecker interface {
+	CheckSet(old, candidate []File) error
+}
+
 // Check reports whether syn accepts the candidate, with its Check method
 // when it has one.
 func Check(syn Syntax, path string, old, candidate []byte) error {
