@@ -178,14 +178,7 @@ func (c *Change) Units(level Level, set []int) [][]int {
 						ins = append(ins, f.atomOf[i])
 					}
 				}
-				for k := 0; k < max(len(del), len(ins)); k++ {
-					var u []int
-					if k < len(del) {
-						u = append(u, del[k])
-					}
-					if k < len(ins) {
-						u = append(u, ins[k])
-					}
+				for _, u := range c.pairLines(f, del, ins) {
 					add(u)
 				}
 			}
@@ -407,4 +400,72 @@ func docOf(d any) *ast.CommentGroup {
 		return d.Doc
 	}
 	return nil
+}
+
+// pairLines makes the line units of a hunk: a deleted line and the
+// inserted line most like it (in order, by similarity) are one unit,
+// a modified line; the other lines are units of their own.
+func (c *Change) pairLines(f *File, del, ins []int) [][]int {
+	text := func(a int) string {
+		o := f.ops[c.atoms[a].op]
+		if o.kind == '-' {
+			return strings.TrimSpace(f.Good[o.g])
+		}
+		return strings.TrimSpace(f.Bad[o.b])
+	}
+	n, m := len(del), len(ins)
+	// score[i][j]: the best total similarity pairing del[i:] with ins[j:].
+	score := make([][]float64, n+1)
+	for i := range score {
+		score[i] = make([]float64, m+1)
+	}
+	sim := func(i, j int) float64 { return similarity(text(del[i]), text(ins[j])) }
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			best := max(score[i+1][j], score[i][j+1])
+			if s := sim(i, j); s >= 0.5 {
+				best = max(best, s+score[i+1][j+1])
+			}
+			score[i][j] = best
+		}
+	}
+	var units [][]int
+	i, j := 0, 0
+	for i < n && j < m {
+		if s := sim(i, j); s >= 0.5 && score[i][j] == s+score[i+1][j+1] {
+			units = append(units, []int{del[i], ins[j]})
+			i++
+			j++
+		} else if score[i][j] == score[i+1][j] {
+			units = append(units, []int{del[i]})
+			i++
+		} else {
+			units = append(units, []int{ins[j]})
+			j++
+		}
+	}
+	for ; i < n; i++ {
+		units = append(units, []int{del[i]})
+	}
+	for ; j < m; j++ {
+		units = append(units, []int{ins[j]})
+	}
+	return units
+}
+
+// similarity is the share of two lines their common prefix and suffix
+// make up, between 0 and 1.
+func similarity(a, b string) float64 {
+	if a == "" && b == "" {
+		return 1
+	}
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return 2 * float64(p+s) / float64(len(a)+len(b))
 }

@@ -43,6 +43,7 @@ type command struct {
 // commands lists culprit's subcommands; help prints them in this order.
 func commands() []command {
 	return []command{
+		{"changes", "find the failure-inducing change between a passing and a failing version", runChanges},
 		{"check", "check mined contracts on a new run of the tests", runCheck},
 		{"flow", "draw the dynamic data-flow graph of a run's output", runFlow},
 		{"mine", "mine functions' likely pre- and postconditions from the tests", runMine},
