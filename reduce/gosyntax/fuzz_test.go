@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/culprit-go/culprit/reduce/gosyntax"
+	"github.com/culprit-go/culprit/reduce/rewrite"
 )
 
 // randomProgram builds a random, type-correct Go file of n functions
@@ -77,6 +78,43 @@ func FuzzReduce(f *testing.F) {
 		}
 		if len(out) >= len(src) {
 			t.Fatalf("nothing removed from\n%s", src)
+		}
+	})
+}
+
+// FuzzEditsUnparsable corrupts a random program at one byte and runs every
+// round on the partial tree go/parser recovers: the edits must apply, and
+// the candidates Normalize accepts must have no syntax error the
+// corrupted original does not have.
+func FuzzEditsUnparsable(f *testing.F) {
+	f.Add(int64(1), 3, 100, byte('{'))
+	f.Add(int64(7), 5, 40, byte(')'))
+	f.Fuzz(func(t *testing.T, seed int64, n, at int, c byte) {
+		rng := rand.New(rand.NewSource(seed))
+		src := []byte(randomProgram(rng, min(max(n, 1), 6)))
+		if at < 0 {
+			at = -at
+		}
+		src[at%len(src)] = c
+		s := &gosyntax.Syntax{}
+		_, perr := parser.ParseFile(token.NewFileSet(), "p.go", src, 0)
+		for round := 0; ; round++ {
+			edits, more := s.Edits("p.go", src, round)
+			for k := range edits {
+				cand, err := rewrite.Apply(src, edits[k:k+1])
+				if err != nil {
+					t.Fatalf("round %d: %v", round, err)
+				}
+				out, err := s.Normalize("p.go", src, cand)
+				if err == nil && perr == nil {
+					if _, err := parser.ParseFile(token.NewFileSet(), "", out, 0); err != nil {
+						t.Fatalf("round %d: accepted a candidate that does not parse: %v", round, err)
+					}
+				}
+			}
+			if !more {
+				break
+			}
 		}
 	})
 }
