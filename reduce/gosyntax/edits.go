@@ -498,13 +498,31 @@ func (a *analysis) params() []rewrite.Edit {
 	return out
 }
 
-// receivers turns each method into a function by deleting its receiver.
+// receivers turns each method into a function by deleting its receiver
+// and, when no other method of the file has its name, the operand of its
+// calls (x.m(...) becomes m(...)).
 func (a *analysis) receivers() []rewrite.Edit {
-	var out []rewrite.Edit
+	methods := map[string]int{}
 	for _, d := range a.file.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
-			out = append(out, a.del(fd.Recv))
+			methods[fd.Name.Name]++
 		}
+	}
+	var out []rewrite.Edit
+	for _, d := range a.file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv == nil {
+			continue
+		}
+		e := a.del(fd.Recv)
+		if methods[fd.Name.Name] == 1 {
+			for _, c := range a.calls {
+				if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == fd.Name.Name && !a.noExpr[sel.X] {
+					e = append(e, rewrite.Replacement{Start: a.off(sel.X.Pos()), End: a.off(sel.Sel.Pos())})
+				}
+			}
+		}
+		out = append(out, e)
 	}
 	return out
 }

@@ -76,6 +76,24 @@ type Config struct {
 			want: "package p\n\ntype a struct {\n\tNeedle float64\n}\n",
 		},
 		{
+			reason: "a method becomes a function, at its calls too",
+			src: `package p
+
+type counter struct{ n int }
+
+func (c *counter) bump(k int) int {
+	return k + 1
+}
+
+func use() int {
+	var c counter
+	return c.bump(41)
+}
+`,
+			keep: `bump\(41\)`,
+			want: "package p\n\nfunc bump(k int) int {\n\treturn k\n}\n\nfunc c() int {\n\treturn bump(41)\n}\n",
+		},
+		{
 			reason: "switch cases",
 			src: `package p
 
