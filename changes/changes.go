@@ -198,7 +198,9 @@ func Find(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.Base, res.Change = base, ch
 	if !cfg.NoCheck {
-		r.check = newChecker(ctx, r, ch, s.env)
+		if check := newChecker(ctx, r, ch, s.env); check != nil {
+			r.check = check
+		}
 	}
 	res.Set, res.Isolated, err = r.isolate(ctx, ch, cfg.Levels)
 	if err != nil && ctx.Err() != nil {

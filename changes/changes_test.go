@@ -269,3 +269,14 @@ func TestFindErrors(t *testing.T) {
 		t.Errorf("no repository: err = %v, want %v", err, ErrNoGit)
 	}
 }
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
