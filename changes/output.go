@@ -12,6 +12,9 @@ type FileLines struct {
 	File      string   `json:"file"`
 	GoodLines [][2]int `json:"good_lines"`
 	BadLines  [][2]int `json:"bad_lines"`
+	// DeletedAfter is, for each run of deleted lines, the bad side's
+	// line after which they stood (0: at the top).
+	DeletedAfter []int `json:"deleted_after"`
 }
 
 // Lines returns the files and lines of a set of atoms.
@@ -23,12 +26,15 @@ func (c *Change) Lines(set []int) []FileLines {
 		f := c.Files[at.file]
 		fl, ok := byFile[at.file]
 		if !ok {
-			fl = &FileLines{File: f.Path, GoodLines: [][2]int{}, BadLines: [][2]int{}}
+			fl = &FileLines{File: f.Path, GoodLines: [][2]int{}, BadLines: [][2]int{}, DeletedAfter: []int{}}
 			byFile[at.file] = fl
 			order = append(order, at.file)
 		}
 		o := f.ops[at.op]
 		if o.kind == '-' {
+			if n := len(fl.GoodLines); n == 0 || fl.GoodLines[n-1][1] != o.g {
+				fl.DeletedAfter = append(fl.DeletedAfter, o.b)
+			}
 			fl.GoodLines = addLine(fl.GoodLines, o.g+1)
 		} else {
 			fl.BadLines = addLine(fl.BadLines, o.b+1)
@@ -51,24 +57,6 @@ func addLine(rs [][2]int, l int) [][2]int {
 	return append(rs, [2]int{l, l})
 }
 
-// BadPositions returns, for the atoms of set in file path, the bad
-// side's lines they touch: the inserted lines, and for a deleted line
-// the bad side's lines around the place it was.
-func (c *Change) BadPositions(set []int) map[string][]int {
-	out := map[string][]int{}
-	for _, a := range set {
-		at := c.atoms[a]
-		f := c.Files[at.file]
-		o := f.ops[at.op]
-		if o.kind == '+' {
-			out[f.Path] = append(out[f.Path], o.b+1)
-		} else {
-			out[f.Path] = append(out[f.Path], o.b, o.b+1)
-		}
-	}
-	return out
-}
-
 // Diff returns the change of the atoms of set as a unified diff with
 // git's headers, which git apply accepts on the good side.
 func (c *Change) Diff(set []int) string {
@@ -83,9 +71,6 @@ func (c *Change) Diff(set []int) string {
 	}
 	return b.String()
 }
-
-// Size returns the number of lines a set of atoms changes.
-func (c *Change) SetSize(set []int) int { return len(set) }
 
 // fileDiff is one file's unified diff, three lines of context.
 func fileDiff(path, a, b string, aExists, bExists bool) string {
