@@ -57,6 +57,7 @@ type reduceFlags struct {
 	jobs, repeat                     int
 	timeout                          time.Duration
 	ignoreOutput, json, verbose      bool
+	deps                             bool
 }
 
 func runReduce(e *env, args []string) int {
@@ -68,6 +69,7 @@ func runReduce(e *env, args []string) int {
 	fs.StringVar(&f.lang, "lang", "", "syntax of the input for tree reduction: `go`, json, text (brackets and indentation) or none (default: by file extension, text for unknown files)")
 	fs.StringVar(&f.match, "match", "", "the failure is `REGEX` matching the output (stdout and stderr), with the original's exit status")
 	fs.StringVar(&f.script, "test", "", "C-Reduce style interestingness test: `SCRIPT` exits 0 when the candidate is interesting")
+	fs.BoolVar(&f.deps, "deps", false, "package mode: also reduce the packages of the module that the package imports")
 	fs.StringVar(&f.run, "run", "", "package mode: reduce the Go package named instead of FILE (default .) while go test -run `REGEX` fails the same way")
 	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "test `N` candidates in parallel")
 	fs.IntVar(&f.repeat, "repeat", 0, "run the original `K` more times and stop if the outcomes differ")
@@ -139,6 +141,8 @@ func newReducer(f *reduceFlags, files []string, hasCmd bool, cmdArgs []string) (
 		return nil, fmt.Errorf("--timeout %v: want a positive duration", f.timeout)
 	case f.match != "" && f.ignoreOutput:
 		return nil, errors.New("give either --match or --ignore-output, not both")
+	case f.deps:
+		return nil, errors.New("--deps applies to package mode (-run) only")
 	case f.script != "" && (f.match != "" || f.ignoreOutput):
 		return nil, errors.New("--match and --ignore-output do not apply to --test (the script decides)")
 	}

@@ -20,7 +20,7 @@ import (
 
 // goPackage is what reduce's package mode needs of go list -json.
 type goPackage struct {
-	Dir, ImportPath, Name                                        string
+	Dir, ImportPath, Name, ForTest                               string
 	GoFiles, CgoFiles, TestGoFiles, XTestGoFiles, IgnoredGoFiles []string
 	Module                                                       *struct {
 		Path, Dir, GoMod string
@@ -31,12 +31,15 @@ type goPackage struct {
 
 // pkgReduction is a reduction of a Go package against go test -run.
 type pkgReduction struct {
-	pkg     *goPackage
-	rel     string // the package's directory, relative to its module's
-	run     string // the -run regular expression
-	result  string // the result module's directory
-	staging string // where the reducer keeps the best package files so far
-	vet     bool   // go test runs go vet: the original fails only with it
+	pkg      *goPackage
+	rel      string       // the package's directory, relative to its module's
+	deps     []*goPackage // the packages of the module it imports, tests included
+	files    []string     // the files reduced, relative to the module's directory
+	withDeps bool         // the files of deps are reduced too
+	run      string       // the -run regular expression
+	result   string       // the result module's directory
+	staging  string       // where the reducer keeps the best package files so far
+	vet      bool         // go test runs go vet: the original fails only with it
 }
 
 // goTest returns go test's arguments for the package directory, with the
@@ -83,7 +86,10 @@ func newPkgReducer(f *reduceFlags, patterns []string, hasCmd bool) (*reducecmd.R
 	if err != nil {
 		return nil, nil, err
 	}
-	p := &pkgReduction{pkg: pkg, rel: rel, run: f.run}
+	p := &pkgReduction{pkg: pkg, rel: rel, run: f.run, withDeps: f.deps}
+	if p.deps, err = moduleDeps(pkg); err != nil {
+		return nil, nil, err
+	}
 	p.result = f.out
 	if p.result == "" {
 		p.result = filepath.Base(pkg.Dir) + ".reduced"
@@ -96,9 +102,24 @@ func newPkgReducer(f *reduceFlags, patterns []string, hasCmd bool) (*reducecmd.R
 	}
 	p.staging = p.result + ".package"
 
-	in := &reducecmd.Input{Name: filepath.Base(pkg.Dir), Dir: true}
+	in := &reducecmd.Input{Name: filepath.Base(pkg.Module.Dir), Dir: true}
 	for _, name := range pkg.goFiles() {
-		path := filepath.Join(pkg.Dir, name)
+		p.files = append(p.files, filepath.Join(rel, name))
+	}
+	if p.withDeps {
+		for _, d := range p.deps {
+			drel, err := filepath.Rel(pkg.Module.Dir, d.Dir)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, name := range append(append([]string(nil), d.GoFiles...), d.CgoFiles...) {
+				p.files = append(p.files, filepath.Join(drel, name))
+			}
+		}
+	}
+	slices.Sort(p.files)
+	for _, name := range p.files {
+		path := filepath.Join(pkg.Module.Dir, name)
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, nil, err
@@ -107,7 +128,7 @@ func newPkgReducer(f *reduceFlags, patterns []string, hasCmd bool) (*reducecmd.R
 		if err != nil {
 			return nil, nil, err
 		}
-		in.Files = append(in.Files, reducecmd.File{Path: name, Data: data, Mode: info.Mode().Perm()})
+		in.Files = append(in.Files, reducecmd.File{Path: filepath.ToSlash(name), Data: data, Mode: info.Mode().Perm()})
 	}
 	if len(in.Files) == 0 {
 		return nil, nil, fmt.Errorf("-run: %s has no Go files", pkg.ImportPath)
@@ -180,12 +201,12 @@ func listPackage(pattern string) (*goPackage, error) {
 // deleted when the candidate has none.
 func (p *pkgReduction) overlay(path string) error {
 	replace := map[string]string{}
-	for _, name := range p.pkg.goFiles() {
+	for _, name := range p.files {
 		cand := filepath.Join(path, name)
 		if _, err := os.Stat(cand); err != nil {
 			cand = ""
 		}
-		replace[filepath.Join(p.pkg.Dir, name)] = cand
+		replace[filepath.Join(p.pkg.Module.Dir, name)] = cand
 	}
 	data, err := json.Marshal(map[string]any{"Replace": replace})
 	if err != nil {
@@ -208,16 +229,17 @@ func (p *pkgReduction) assemble() error {
 			return err
 		}
 	}
-	deps, err := moduleDeps(p.pkg)
-	if err != nil {
-		return err
-	}
-	for _, dir := range deps {
-		rel, err := filepath.Rel(mod.Dir, dir)
-		if err != nil || rel == p.rel {
-			continue
+	for _, d := range p.deps {
+		rel, err := filepath.Rel(mod.Dir, d.Dir)
+		if err != nil {
+			return err
 		}
-		if err := copyTopFiles(dir, filepath.Join(p.result, rel), func(string) bool { return true }); err != nil {
+		// A reduced package gets its Go files from the reduction.
+		keep := func(string) bool { return true }
+		if p.withDeps {
+			keep = func(name string) bool { return !strings.HasSuffix(name, ".go") }
+		}
+		if err := copyTopFiles(d.Dir, filepath.Join(p.result, rel), keep); err != nil {
 			return err
 		}
 	}
@@ -233,23 +255,33 @@ func (p *pkgReduction) assemble() error {
 	if err := os.CopyFS(filepath.Join(pkgDir, "testdata"), os.DirFS(filepath.Join(p.pkg.Dir, "testdata"))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return copyTopFiles(p.staging, pkgDir, func(string) bool { return true })
+	return os.CopyFS(p.result, os.DirFS(p.staging))
 }
 
-// moduleDeps lists the directories of the packages of the main module that
-// the package and its tests import, directly or not.
-func moduleDeps(pkg *goPackage) ([]string, error) {
-	out, err := exec.Command("go", "list", "-deps", "-test", "-f", "{{if .Module}}{{if .Module.Main}}{{.Dir}}{{end}}{{end}}", pkg.ImportPath).Output()
+// moduleDeps lists the packages of the main module that the package and
+// its tests import, directly or not.
+func moduleDeps(pkg *goPackage) ([]*goPackage, error) {
+	out, err := exec.Command("go", "list", "-e", "-deps", "-test", "-json", pkg.ImportPath).Output()
 	if err != nil {
 		return nil, fmt.Errorf("go list -deps %s: %w", pkg.ImportPath, err)
 	}
-	var dirs []string
-	for _, d := range strings.Fields(string(out)) {
-		if d != pkg.Dir && !slices.Contains(dirs, d) {
-			dirs = append(dirs, d)
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var deps []*goPackage
+	seen := map[string]bool{pkg.Dir: true}
+	for dec.More() {
+		var d goPackage
+		if err := dec.Decode(&d); err != nil {
+			return nil, fmt.Errorf("go list -deps %s: %w", pkg.ImportPath, err)
 		}
+		// Test variants ("p [p.test]") and the test main have the
+		// directory of a package listed anyway.
+		if d.Module == nil || !d.Module.Main || d.Dir == "" || seen[d.Dir] || d.ForTest != "" || strings.HasSuffix(d.ImportPath, ".test") {
+			continue
+		}
+		seen[d.Dir] = true
+		deps = append(deps, &d)
 	}
-	return dirs, nil
+	return deps, nil
 }
 
 // copyTopFiles copies the regular files directly in src that keep says

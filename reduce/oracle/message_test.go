@@ -69,7 +69,8 @@ func TestClassifyTest(t *testing.T) {
 		run    Run
 		want   reduce.Outcome
 	}{
-		{"the same check, elsewhere", run("--- FAIL: TestParse (0.01s)\n    p_test.go:3: got 0 want 5\nFAIL\n"), reduce.Fail},
+		{"the same check, elsewhere", run("--- FAIL: TestParse (0.01s)\n    p_test.go:3: got 1 want 2\nFAIL\n"), reduce.Fail},
+		{"the same check, other values", run("--- FAIL: TestParse (0.01s)\n    p_test.go:12: got 0 want 5\nFAIL\n"), reduce.Unresolved},
 		{"another test", run("--- FAIL: TestPrint (0.00s)\n    p_test.go:12: got 1 want 2\nFAIL\n"), reduce.Unresolved},
 		{"another check", run("--- FAIL: TestParse (0.00s)\n    p_test.go:12: unexpected error\nFAIL\n"), reduce.Unresolved},
 	}

@@ -80,7 +80,7 @@ func (j *Judge) Signature(r Run) Signature {
 			out := normalizePath(r.Output, r.Path)
 			s.Test = FailedTest(out)
 			if s.Panic == "" {
-				s.Message = ParseMessage(out)
+				s.Message = parseMessage(out, s.Test == "")
 			}
 		}
 	case Match:
@@ -239,18 +239,22 @@ var (
 // of the message when it follows a colon ("undefined:
 // x"); other words (lower-case, of three letters or more, such as
 // "declared", "type" or "int") stay. It returns "" when no line starts with a position.
-func ParseMessage(output []byte) string {
+func ParseMessage(output []byte) string { return parseMessage(output, true) }
+
+// parseMessage is ParseMessage; without numbers, runs of digits stay: the
+// values a failed test's check prints are what failed.
+func parseMessage(output []byte, numbers bool) string {
 	for _, line := range strings.Split(string(output), "\n") {
 		m := positionLine.FindStringSubmatch(strings.TrimRight(line, "\r"))
 		if m == nil {
 			continue
 		}
-		return normalizeMessage(m[1])
+		return normalizeMessage(m[1], numbers)
 	}
 	return ""
 }
 
-func normalizeMessage(msg string) string {
+func normalizeMessage(msg string, numbers bool) string {
 	msg = strings.TrimSpace(msg)
 	msg = embeddedPos.ReplaceAllString(msg, "POS")
 	msg = quoted.ReplaceAllString(msg, `"S"`)
@@ -262,6 +266,9 @@ func normalizeMessage(msg string) string {
 		}
 	}
 	msg = replaceWords(msg, last)
+	if !numbers {
+		return msg
+	}
 	return digits.ReplaceAllString(msg, "N")
 }
 
