@@ -345,15 +345,23 @@ type frame struct {
 	implicit bool
 	// fell says the latest statement was a fallthrough: the next case
 	// clause's decision record enters its body without testing it.
-	fell  bool
-	cur   *instance
-	exec  map[int]int // unit -> sequence number of its latest execution
-	dec   map[int]int // decision unit -> its node
-	tag   int         // the latest switch tag node, -1
-	ret   int         // the return-value node, -1 until a return ran
-	call  int         // the latest call site entered from this frame, -1
-	from  int         // the call site that entered this frame, -1
-	check bool
+	fell bool
+	cur  *instance
+	exec map[int]int // unit -> sequence number of its latest execution
+	dec  map[int]int // decision unit -> its node
+	tag  int         // the latest switch tag node, -1
+	ret  int         // the return-value node, -1 until a return ran
+	call int         // the latest call site entered from this frame, -1
+	from int         // the call site that entered this frame, -1
+	// A callback: a frame entered by code that is not instrumented, under
+	// the call site cbSite (-1: none) of the frame cbOf; its return value
+	// goes to that call's value, not to a call of its own.
+	cbOf   *frame
+	cbSite int
+	// cbRets holds, per call site of this frame under way, the return
+	// values of the callbacks made under it.
+	cbRets map[int]map[int]bool
+	check  bool
 }
 
 // instance is one execution of a unit.
@@ -362,8 +370,9 @@ type instance struct {
 	lastPos token.Pos
 	lastEv  [2]int // tag and site of the latest event
 	wrote   map[int]bool
-	rets    map[token.Pos]int // call position -> the callee's return-value node
-	extra   []int             // nodes it depends on as a whole (received, recovered values)
+	rets    map[token.Pos]int   // call position -> the callee's return-value node
+	cbs     map[token.Pos][]int // call position -> return values of the callbacks made under the call (code that is not instrumented)
+	extra   []int               // nodes it depends on as a whole (received, recovered values)
 	values  map[string][]trace.Value
 	read    map[token.Pos]trace.Value // values read, by position of the read (versioned graphs)
 	rloc    map[token.Pos]trace.Loc   // storage read, by position of the read
@@ -595,6 +604,16 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		if g.ret >= 0 && (g.retAt == e.Site || g.retAt < 0) {
 			in.rets[pos] = g.ret
 		}
+		if cb := fr.cbRets[e.Site]; len(cb) > 0 {
+			if in.cbs == nil {
+				in.cbs = map[token.Pos][]int{}
+			}
+			for id := range cb {
+				in.cbs[pos] = append(in.cbs[pos], id)
+			}
+			sort.Ints(in.cbs[pos])
+			delete(fr.cbRets, e.Site)
+		}
 		g.ret, g.retAt = -1, -1
 		for i := len(g.calls) - 1; i >= 0; i-- {
 			if g.calls[i] == (openCall{fr, e.Site}) {
@@ -793,7 +812,7 @@ func (b *builder) frameOf(g *goroutine, fn *function) *frame {
 
 // push enters a frame of fn on g.
 func (b *builder) push(g *goroutine, fn *function, site int) *frame {
-	fr := &frame{fn: fn, vars: map[string]map[int]bool{}, exec: map[int]int{}, dec: map[int]int{}, tag: -1, ret: -1, call: -1, from: -1}
+	fr := &frame{fn: fn, vars: map[string]map[int]bool{}, exec: map[int]int{}, dec: map[int]int{}, tag: -1, ret: -1, call: -1, from: -1, cbSite: -1}
 	if fn.parent != nil {
 		fr.lex = b.last[fn.parent]
 	}
@@ -814,8 +833,23 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 		caller = g.stack[len(g.stack)-1]
 	}
 	callSite := e.From
+	var cbArgs []int // a callback's parameters: what the call under way read
+	cbSite := -1
 	if callSite < 0 && caller != nil {
-		callSite = caller.call
+		if n := len(g.calls); n > 0 && g.calls[n-1].fr == caller {
+			// The entry names no call site, yet the caller has a call
+			// under way: its callee named another function (or entered
+			// already, or was left out by sampling), whose code, not
+			// instrumented, called back. What it passes may come from
+			// anything the call was given; what it returns goes back
+			// to that code.
+			cbSite = g.calls[n-1].site
+			if c := b.callAt(caller, cbSite); c != nil {
+				cbArgs = b.readsIn(caller, c, caller.cur)
+			}
+		} else {
+			callSite = caller.call
+		}
 	}
 	if callSite >= 0 && b.units[callSite] != nil && (caller == nil || b.units[callSite].fn != caller.fn) {
 		// A go statement's call: the arguments were read by the latest
@@ -849,6 +883,9 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 	}
 	fr := b.push(g, fn, e.Site)
 	fr.from = callSite
+	if cbSite >= 0 {
+		fr.cbOf, fr.cbSite = caller, cbSite
+	}
 	names := paramNames(b.sites[e.Site].Info)
 	f := fn.file
 	declPos := fn.decl.Pos()
@@ -885,6 +922,9 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 			}
 		}
 		for _, s := range from {
+			b.edge(s, id, Data)
+		}
+		for _, s := range cbArgs {
 			b.edge(s, id, Data)
 		}
 		b.edge(opCtrl, id, Control)
@@ -1024,6 +1064,17 @@ func (b *builder) exit(g *goroutine, e trace.Event) {
 			b.value(fr.ret, v)
 		}
 		g.ret, g.retAt = fr.ret, fr.from
+		if fr.cbOf != nil {
+			// A callback's value goes back to the code that called it.
+			g.ret, g.retAt = -1, -1
+			if fr.cbOf.cbRets == nil {
+				fr.cbOf.cbRets = map[int]map[int]bool{}
+			}
+			if fr.cbOf.cbRets[fr.cbSite] == nil {
+				fr.cbOf.cbRets[fr.cbSite] = map[int]bool{}
+			}
+			fr.cbOf.cbRets[fr.cbSite][fr.ret] = true
+		}
 	}
 }
 
@@ -1173,6 +1224,30 @@ ids:
 		for _, p := range poss {
 			add(in.rets[p])
 		}
+		for _, id := range in.callbacks(n) {
+			add(id)
+		}
+	}
+	return out
+}
+
+// callbacks returns the return values of the callbacks made under the
+// calls of n that went into code that is not instrumented: that code's
+// results may come from them.
+func (in *instance) callbacks(n ast.Node) []int {
+	if len(in.cbs) == 0 {
+		return nil
+	}
+	var poss []token.Pos
+	for p := range in.cbs {
+		if n.Pos() <= p && p < n.End() {
+			poss = append(poss, p)
+		}
+	}
+	sort.Slice(poss, func(i, j int) bool { return poss[i] < poss[j] })
+	var out []int
+	for _, p := range poss {
+		out = append(out, in.cbs[p]...)
 	}
 	return out
 }

@@ -79,6 +79,10 @@ func TestReplay(t *testing.T) {
 			[]string{"<ReadOnly() return value>@0 (86) <= xs[0]@0 (83)"}, []string{"xs@1", "Sprint"}},
 		{"TestCalls/Instrumented", "Instrumented", "an instrumented callee's write through the pointer is recorded: no possible write at the call",
 			[]string{"<Instrumented() return value>@0 (98) <= *p@0 (91)"}, []string{"x@1"}},
+		{"TestCalls/Mapped", "Mapped", "strings.Map calls next back from code that is not instrumented: next's parameter may come from anything Map was given, Map's value from next's return values and its operands",
+			[]string{"strings.Map(next, s)@1 (17) <= s@0 (16), <next() return value>@0 (10)", "r@0 (9) <= strings.Map(next, s)@0 (17)"}, nil},
+		{"TestCalls/Through", "Through", "*(*int)(p) = v writes x through a converted pointer: x read after is that write",
+			[]string{"<Through() return value>@0 (26) <= *(*int)(p)@0 (25)", "*(*int)(p)@0 (25) <= v@0 (22)"}, nil},
 	}
 	var got bytes.Buffer
 	for _, tc := range cases {

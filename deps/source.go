@@ -853,6 +853,12 @@ func rootIdent(e ast.Expr) *ast.Ident {
 			e = x.X
 		case *ast.StarExpr:
 			e = x.X
+		case *ast.CallExpr:
+			// A conversion's operand: *(*T)(p) = v writes through p.
+			if !conversion(x) || len(x.Args) != 1 {
+				return nil
+			}
+			e = x.Args[0]
 		default:
 			return nil
 		}
@@ -860,7 +866,7 @@ func rootIdent(e ast.Expr) *ast.Ident {
 }
 
 // rootName returns the variable an assigned or read operand starts from:
-// x for x, x.f, x[i], *x; "" when there is none.
+// x for x, x.f, x[i], *x, *(*T)(x); "" when there is none.
 func rootName(e ast.Expr) string {
 	for {
 		switch x := e.(type) {
@@ -877,6 +883,11 @@ func rootName(e ast.Expr) string {
 			e = x.X
 		case *ast.StarExpr:
 			e = x.X
+		case *ast.CallExpr:
+			if !conversion(x) || len(x.Args) != 1 {
+				return ""
+			}
+			e = x.Args[0]
 		default:
 			return ""
 		}

@@ -176,6 +176,11 @@ func (b *builder) versionedReads(fr *frame, n ast.Node, assigned []ast.Expr, in 
 	for _, d := range defsOf(n, assigned) {
 		add(d)
 	}
+	if c, ok := top.(*ast.CallExpr); ok && in != nil {
+		for _, id := range in.cbs[c.Pos()] {
+			add(id)
+		}
+	}
 	return out
 }
 
@@ -211,6 +216,9 @@ func (b *builder) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in 
 			var from []int
 			b.callNodes(fr, m, m, nil, in, returned, defsOf, claim, claimed, isAssigned, func(id int) { from = append(from, id) })
 			from = append(from, defsOf(m, nil)...)
+			if in != nil {
+				from = append(from, in.cbs[m.Pos()]...) // what its callbacks returned
+			}
 			claim(m)
 			id := b.fresh(callText(f, m), f, m.Pos(), fr.fn)
 			b.g.Nodes[id].Call = true

@@ -408,6 +408,7 @@ func checkGaps(t *testing.T, tr *trace.Trace, p *trace.Process) {
 		{"tuple assignments in for headers", "TupleHeaders", W, []string{"i", "j", "y"}, trace.LocNone},
 		{"a comma-ok read of a field's map, in a header", "Edges", R, []string{`h.m["k"]`}, trace.LocKey},
 		{"a tuple moved out of a labeled if's header; a labeled switch's kept", "Edges", W, []string{"v", "ok", "a", "b"}, trace.LocNone},
+		{"a write through a pointer converted from unsafe.Pointer", "Converted", W, []string{"*(*int)(p)"}, trace.LocAddr},
 	}
 	for _, tt := range tests {
 		for _, info := range tt.infos {

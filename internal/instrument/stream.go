@@ -971,8 +971,9 @@ func (r *fileRewriter) deferLink(fs *funcState, s *ast.DeferStmt) {
 
 // rereadable reports whether the assigned operand l can be evaluated
 // again after the assignment, with no effect and the same meaning: made
-// of identifiers, fields, dereferences and indexes by identifiers or
-// constants, none of them assigned by the same statement.
+// of identifiers, fields, dereferences, conversions to pointers and
+// indexes by identifiers or constants, none of them assigned by the same
+// statement.
 func (r *fileRewriter) rereadable(l ast.Expr, all []ast.Expr) bool {
 	if id, ok := l.(*ast.Ident); ok {
 		if id.Name == "_" {
@@ -1005,6 +1006,14 @@ func (r *fileRewriter) rereadable(l ast.Expr, all []ast.Expr) bool {
 			check(x.X)
 		case *ast.StarExpr:
 			check(x.X)
+		case *ast.CallExpr:
+			// A conversion to a pointer: *(*T)(p) = v writes through p.
+			tv, isType := r.info.Types[x.Fun]
+			if !isType || !tv.IsType() || len(x.Args) != 1 || !pointerLike(tv.Type) {
+				ok = false
+				return
+			}
+			check(x.Args[0])
 		case *ast.IndexExpr:
 			if _, tp := r.info.TypeOf(x.X).(*types.TypeParam); tp {
 				ok = false
@@ -1021,6 +1030,19 @@ func (r *fileRewriter) rereadable(l ast.Expr, all []ast.Expr) bool {
 	}
 	check(l)
 	return ok
+}
+
+// pointerLike reports whether t is a pointer or unsafe.Pointer: a
+// conversion to it allocates nothing, so evaluating it again means the
+// same storage.
+func pointerLike(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	}
+	return false
 }
 
 // rangeEvents records the iteration variables at the start of a range

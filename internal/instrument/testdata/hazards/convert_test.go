@@ -1,0 +1,10 @@
+package hazards
+
+import (
+	"strconv"
+	"testing"
+)
+
+func TestConverted(t *testing.T) {
+	check(t, "Converted", strconv.Itoa(Converted(7)), "7")
+}
