@@ -281,25 +281,81 @@ func (a *analysis) decls() []rewrite.Edit {
 	return out
 }
 
-// members deletes struct fields and interface methods.
+// members deletes struct fields and interface methods. A named struct
+// field goes with its uses that can go too: the elements of composite
+// literals keyed by its name (F: v) and the assignments to it (x.F = v).
 func (a *analysis) members() []rewrite.Edit {
 	var out []rewrite.Edit
 	ast.Inspect(a.file, func(n ast.Node) bool {
-		var fl *ast.FieldList
 		switch n := n.(type) {
 		case *ast.StructType:
-			fl = n.Fields
+			for _, f := range n.Fields.List {
+				out = append(out, append(a.del(f), a.fieldUses(f.Names)...))
+			}
 		case *ast.InterfaceType:
-			fl = n.Methods
-		}
-		if fl != nil {
-			for _, f := range fl.List {
+			for _, f := range n.Methods.List {
 				out = append(out, a.del(f))
 			}
 		}
 		return true
 	})
 	return out
+}
+
+// fieldUses returns the deletions of the uses of the fields named: keyed
+// elements of composite literals, and assignments whose left-hand sides
+// all select one of them. Names are matched as such, without types: a
+// deletion that removes another struct's field of the same name makes a
+// type error, and the candidate is not tested.
+func (a *analysis) fieldUses(names []*ast.Ident) rewrite.Edit {
+	if len(names) == 0 {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, id := range names {
+		named[id.Name] = true
+	}
+	var e rewrite.Edit
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CompositeLit:
+			for k, elt := range n.Elts {
+				kv, ok := elt.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				if id, ok := kv.Key.(*ast.Ident); !ok || !named[id.Name] {
+					continue
+				}
+				end := a.off(elt.End())
+				if k+1 < len(n.Elts) {
+					end = a.off(n.Elts[k+1].Pos())
+				} else {
+					for end < len(a.text) && (a.text[end] == ' ' || a.text[end] == '\t') {
+						end++
+					}
+					if end < len(a.text) && a.text[end] == ',' {
+						end++
+					} else {
+						end = a.off(elt.End())
+					}
+				}
+				e = append(e, rewrite.Replacement{Start: a.off(elt.Pos()), End: end})
+			}
+		case *ast.AssignStmt:
+			if n.Tok != token.ASSIGN {
+				return true
+			}
+			for _, l := range n.Lhs {
+				if sel, ok := l.(*ast.SelectorExpr); !ok || !named[sel.Sel.Name] {
+					return true
+				}
+			}
+			e = append(e, a.del(n)...)
+		}
+		return true
+	})
+	return e
 }
 
 // elements deletes the elements of the composite literals at nesting

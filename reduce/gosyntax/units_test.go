@@ -94,6 +94,26 @@ func use() int {
 			want: "package p\n\nfunc bump(k int) int {\n\treturn k\n}\n\nfunc c() int {\n\treturn bump(41)\n}\n",
 		},
 		{
+			reason: "a struct field with its keyed elements and assignments",
+			src: `package p
+
+type config struct {
+	name    string
+	verbose bool
+	depth   int
+}
+
+func f() config {
+	c := config{name: "x", verbose: true, depth: 3}
+	c.verbose = false
+	c.depth = 4
+	return c
+}
+`,
+			keep: `name: "x"`,
+			want: "package p\n\ntype a struct {\n\tname string\n}\n\nfunc f() {\n\tc := a{name: \"x\"}\n}\n",
+		},
+		{
 			reason: "switch cases",
 			src: `package p
 
