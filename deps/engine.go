@@ -264,11 +264,15 @@ type builder struct {
 	// map entry, which variable lives at an address, the element and
 	// field definitions whose storage is known (a read of another
 	// element leaves them out), and element names made per site.
-	mem      map[memKey]map[int]bool
-	gmem     map[string]map[memKey]bool // package-level variable -> the storage written through it
-	entered  map[int]bool               // call sites an entry record named: their callees are instrumented
-	vaddr    map[uint64]varRef
-	located  map[int]bool
+	mem     map[memKey]map[int]bool
+	gmem    map[string]map[memKey]bool // package-level variable -> the storage written through it
+	entered map[int]bool               // call sites an entry record named: their callees are instrumented
+	vaddr   map[uint64]varRef
+	located map[int]bool
+	// elemOnly holds the definitions that write a slice's or array's
+	// elements (xs[i] = v, copy(xs, ys)) and leave its length alone:
+	// len, cap and a range's header do not read them.
+	elemOnly map[int]bool
 	elemN    map[token.Pos]map[string]bool
 	steps    map[int]stepTarget // statement site -> what its step starts
 	checks   map[int]bool       // check calls the test made (checked coverage)
@@ -396,7 +400,7 @@ func newBuilder(prog *program, test *trace.Test) *builder {
 		nodes: map[nodeKey]int{}, edges: map[Edge]bool{},
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
-		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
+		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
 	}
 	sites := prog.sites
 	if test != nil && len(test.Hits) > 0 {
@@ -1189,6 +1193,7 @@ func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance
 	for _, d := range memRead {
 		add(d)
 	}
+	header := lengthOperands(n)
 ids:
 	for _, id := range idents(n, assigned) {
 		for _, r := range skip {
@@ -1202,8 +1207,9 @@ ids:
 		}
 		defs := b.lookup(fr, fr.fn.file.key(id))
 		ids := make([]int, 0, len(defs))
+		hdr := header[id]
 		for d := range defs {
-			if isRoot && b.located[d] {
+			if isRoot && b.located[d] || hdr && b.elemOnly[d] {
 				continue
 			}
 			ids = append(ids, d)
@@ -1249,6 +1255,30 @@ func (in *instance) callbacks(n ast.Node) []int {
 	for _, p := range poss {
 		out = append(out, in.cbs[p]...)
 	}
+	return out
+}
+
+// lengthOperands returns the variables n reads for their length alone:
+// the operands of the builtins len and cap.
+func lengthOperands(n ast.Node) map[*ast.Ident]bool {
+	var out map[*ast.Ident]bool
+	ast.Inspect(n, func(m ast.Node) bool {
+		c, ok := m.(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return true
+		}
+		fn, ok := ast.Unparen(c.Fun).(*ast.Ident)
+		if !ok || fn.Obj != nil || fn.Name != "len" && fn.Name != "cap" {
+			return true
+		}
+		if id, ok := ast.Unparen(c.Args[0]).(*ast.Ident); ok {
+			if out == nil {
+				out = map[*ast.Ident]bool{}
+			}
+			out[id] = true
+		}
+		return true
+	})
 	return out
 }
 
@@ -1491,9 +1521,27 @@ func (b *builder) end(fr *frame) []int {
 				fr.ranged[u.id] = from
 			}
 		}
-		fr.dec[u.id] = def("<test>", u.pos, from)
+		// Whether the loop goes on, and the index, depend on the
+		// length of a slice or array ranged over, not on what its
+		// elements were written.
+		hdr := from
+		if _, plain := ast.Unparen(rs.X).(*ast.Ident); plain {
+			hdr = nil
+			for _, d := range from {
+				if !b.elemOnly[d] {
+					hdr = append(hdr, d)
+				}
+			}
+		}
+		fr.dec[u.id] = def("<test>", u.pos, hdr)
 		if in.yield == nil {
-			b.assign(fr, in, u, u.lhs, nil, append([]int{}, from...), def)
+			for _, l := range u.lhs {
+				base := from
+				if l == rs.Key {
+					base = hdr
+				}
+				b.assign(fr, in, u, []ast.Expr{l}, nil, append([]int{}, base...), def)
+			}
 			break
 		}
 		// A range over a function: the key and value are what the
@@ -1535,6 +1583,7 @@ func (b *builder) end(fr *frame) []int {
 				// copy(dst, src) writes dst's elements: a later read of
 				// dst sees them, with what it saw before.
 				b.define(fr, f.key(dst), id, false)
+				b.elemOnly[id] = true
 			}
 		case *ast.SendStmt:
 			def("<send>", u.pos, all())
@@ -1643,6 +1692,9 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 		id := def(name, l.Pos(), from)
 		if elem != "" {
 			b.g.Nodes[id].Elem = elem
+		}
+		if _, ix := ast.Unparen(l).(*ast.IndexExpr); ix && in.wloc != nil && in.wloc[l.Pos()].Kind == trace.LocElem {
+			b.elemOnly[id] = true
 		}
 		defs = append(defs, pending{root, id, plain, elems, name, l})
 	}

@@ -61,6 +61,8 @@ func TestReplay(t *testing.T) {
 			[]string{"s@2 (172) <= s@1 (169), 2 (172); <- <test>@0 (168)"}, []string{"<test>@1", "0 (171)"}},
 		{"TestLoops/Block", "Block", "a bare block in a loop: its statements once per iteration, under the loop's condition",
 			[]string{"x@1 (184) <= 2 (184), i@1 (182); <- <test>@1 (182)"}, []string{"x@2"}},
+		{"TestLoops/Header", "Header", "len, cap and range's index and <test> read xs's length, its value the elements (summary: n (9) and i (10) not from xs[0] (7), x (13) from it)",
+			[]string{"xs[0]@0 (7) <= a@0 (5)"}, nil},
 		{"TestCalls/Sscan", "Sscan", "fmt.Sscan(s, &n) may write n: the return depends on the call, so on s",
 			[]string{"n@1 (20) <= <fmt.Sscan()>@0 (20)", "<Sscan() return value>@0 (21) <= n@0 (19), n@1 (20)"}, nil},
 		{"TestCalls/Unmarshal", "Unmarshal", "json.Unmarshal(data, &v) may write v: v.N read after depends on the call, so on data",
@@ -120,6 +122,27 @@ func TestReplay(t *testing.T) {
 		}
 	}
 	checkGolden(t, filepath.Join("testdata", "replay.golden"), got.Bytes())
+}
+
+// TestHeaderReads: in the summary graph, len(xs), cap(xs) and a range's
+// index and decision depend on xs's length (its definition by make),
+// not on the elements written since; the range's value does (issue 18:
+// a sum said to depend on an element never read).
+func TestHeaderReads(t *testing.T) {
+	tr, dir := replayTrace.run(t, filepath.Join("testdata", "replay"))
+	r, err := deps.Build(tr, deps.Options{Test: "TestLoops/Header"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := report.SliceDeps(&got, r.Backward(r.Returns("Header")...), report.SliceInfo{Root: dir}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"n (9) <= xs (6)\n", "i (10) <= xs (6)\n", "<test> (10) <= xs (6)\n", "x (13) <= xs (6), xs[0] (7), xs[1] (8)"} {
+		if !strings.Contains(got.String(), w) {
+			t.Errorf("no %q:\n%s", w, got.String())
+		}
+	}
 }
 
 // versions prints an execution-level slice one node a line, in the order

@@ -24,6 +24,7 @@ func TestLoops(t *testing.T) {
 		{"RangeYield", func() int { return RangeYield([]int{1, 2}) }, 6},
 		{"RangeYield2", func() int { return RangeYield2([]int{1, 2}, 10) }, 23},
 		{"RangeAdapter", func() int { return RangeAdapter([]int{1, 2}) }, 8},
+		{"Header", func() int { return Header(1, 2) }, 8},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.got(); got != c.want {
