@@ -256,7 +256,7 @@ func (a *analysis) rounds() []func() []rewrite.Edit {
 			func() []rewrite.Edit { return a.operand(d, true) },
 			func() []rewrite.Edit { return a.zero(d) })
 	}
-	return append(rs, a.inline, a.shortenIdents, a.emptyLiterals, a.halveStrings)
+	return append(rs, a.inline, a.inlineFuncs, a.shortenIdents, a.emptyLiterals, a.halveStrings)
 }
 
 func (a *analysis) comments() []rewrite.Edit {
@@ -794,6 +794,101 @@ func (a *analysis) inline() []rewrite.Edit {
 		}
 	}
 	return out
+}
+
+// inlineFuncs inlines each function called once in the file, deleting
+// it: a call statement f(x, y) becomes the block { a, b := x, y; BODY }
+// (a and b the parameters) for a function without results or return
+// statements; a call f() of a function without parameters whose body is
+// "return E" becomes (E).
+func (a *analysis) inlineFuncs() []rewrite.Edit {
+	funcs := map[string]*ast.FuncDecl{}
+	for _, d := range a.file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Body != nil && fd.Type.TypeParams == nil &&
+			fd.Name.Name != "main" && fd.Name.Name != "init" {
+			funcs[fd.Name.Name] = fd
+		}
+	}
+	uses := map[string]int{}
+	for _, id := range a.idents {
+		if funcs[id.Name] != nil && id != funcs[id.Name].Name {
+			uses[id.Name]++
+		}
+	}
+	// The call statements, by the function they call.
+	stmtOf := map[*ast.CallExpr]ast.Stmt{}
+	for _, list := range a.stmts {
+		for _, st := range list {
+			if es, ok := st.(*ast.ExprStmt); ok {
+				if c, ok := es.X.(*ast.CallExpr); ok {
+					stmtOf[c] = es
+				}
+			}
+		}
+	}
+	var out []rewrite.Edit
+	for _, c := range a.calls {
+		id, ok := c.Fun.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		fd := funcs[id.Name]
+		if fd == nil || uses[id.Name] != 1 || c.Ellipsis.IsValid() || a.off(c.Pos()) >= a.off(fd.Pos()) && a.off(c.End()) <= a.off(fd.End()) {
+			continue
+		}
+		var repl rewrite.Edit
+		switch st, isStmt := stmtOf[c]; {
+		case isStmt && fd.Type.Results == nil && !hasReturn(fd.Body):
+			var params []string
+			for _, f := range fd.Type.Params.List {
+				for _, n := range f.Names {
+					params = append(params, n.Name)
+				}
+				if len(f.Names) == 0 {
+					params = append(params, "_")
+				}
+			}
+			if len(params) != len(c.Args) {
+				continue
+			}
+			block := "{\n"
+			if len(params) > 0 {
+				var args []string
+				for _, x := range c.Args {
+					args = append(args, a.src(x))
+				}
+				block += strings.Join(params, ", ") + " := " + strings.Join(args, ", ") + "\n"
+			}
+			block += a.body(fd.Body) + "\n}"
+			repl = a.repl(st, block)
+		case fd.Type.Params.NumFields() == 0 && len(fd.Body.List) == 1:
+			ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+			if !ok || len(ret.Results) != 1 {
+				continue
+			}
+			repl = a.repl(c, "("+a.src(ret.Results[0])+")")
+		default:
+			continue
+		}
+		out = append(out, append(repl, a.del(fd)...))
+	}
+	return out
+}
+
+// hasReturn reports whether a function body returns, outside the function
+// literals in it.
+func hasReturn(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // shortenIdents renames each name declared in the file to a one- or

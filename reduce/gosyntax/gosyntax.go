@@ -11,7 +11,7 @@
 // its clauses; an expression by an operand (a binary expression by either
 // side, a call by its first or last argument, a parenthesized, unary,
 // index or selector expression by its operand) or by the zero value of
-// its type; to inline a variable used once; to shorten identifiers and
+// its type; to inline a variable used once and a function called once; to shorten identifiers and
 // string and number literals. Each alternative for a node is a separate
 // round, so an if may become its then-branch, its else-branch, or
 // nothing.

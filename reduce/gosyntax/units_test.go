@@ -114,6 +114,27 @@ func f() config {
 			want: "package p\n\ntype a struct {\n\tname string\n}\n\nfunc f() {\n\tc := a{name: \"x\"}\n}\n",
 		},
 		{
+			reason: "functions called once, inlined",
+			src: `package p
+
+import "fmt"
+
+func greet(name string, times int) {
+	for i := 0; i < times; i++ {
+		fmt.Println("hello", name)
+	}
+}
+
+func answer() int { return 6 * 7 }
+
+func run() {
+	greet("needle", answer())
+}
+`,
+			keep: `needle[\s\S]*6 \* 7`,
+			want: "package p\n\nfunc a() {\n\tb, c := \"needle\", (6 * 7)\n}\n",
+		},
+		{
 			reason: "switch cases",
 			src: `package p
 
