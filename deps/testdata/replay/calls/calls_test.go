@@ -17,6 +17,8 @@ func TestCalls(t *testing.T) {
 		{"Delete", func() int { return Delete(1, "a") }, 0},
 		{"ReadOnly", func() int { return ReadOnly(1, 2) }, 1},
 		{"Instrumented", func() int { return Instrumented(1, 2) }, 2},
+		{"Mapped", func() int { return Mapped("a") }, 99},
+		{"Through", func() int { return Through(4) }, 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.got(); got != c.want {
