@@ -26,7 +26,7 @@ type File struct {
 	GoodExists, BadExists bool
 	ops                   []op
 	atomOf                []int // atom of each op, -1 for kept lines
-	whole                 bool  // one unit at every level: go.mod, go.sum, binary
+	whole                 bool  // one unit at every level: non-Go files
 }
 
 type atom struct{ file, op int }
@@ -53,7 +53,10 @@ func newChange(files []fileSides) *Change {
 		f := &File{Path: fs.path, GoodExists: fs.goodExists, BadExists: fs.badExists}
 		f.Good, f.Bad = splitLines(fs.good), splitLines(fs.bad)
 		base := path.Base(fs.path)
-		f.whole = base == "go.mod" || base == "go.sum" || binary(fs.good) || binary(fs.bad)
+		// Go files are cut into declarations, hunks and lines; other
+		// files (test data, go.mod, go.sum) change as a whole: a test
+		// reading a file half changed tells nothing.
+		f.whole = !strings.HasSuffix(base, ".go") || binary(fs.good) || binary(fs.bad)
 		f.ops = editScript(f.Good, f.Bad)
 		f.atomOf = make([]int, len(f.ops))
 		n := 0

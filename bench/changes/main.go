@@ -184,11 +184,13 @@ func runBug(work, culprit string, b *bug, jobs int, timeout time.Duration) (r ro
 	// GOOD is B, BAD is A with B's tests; the packages are named from
 	// GOOD's root.
 	cmd := exec.CommandContext(ctx, culprit, "changes", "-good", fixed, "-bad", buggy, "-format", "json",
-		"-jobs", fmt.Sprint(jobs), b.Package)
+		"-jobs", fmt.Sprint(jobs), "-v", b.Package)
 	cmd.Dir = fixed
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	os.WriteFile(filepath.Join(dir, "changes.log"), stderr.Bytes(), 0o644)
+	if err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if i := strings.LastIndex(msg, "\n"); i >= 0 {
 			msg = msg[i+1:]
