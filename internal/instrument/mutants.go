@@ -27,7 +27,7 @@ type MutantSite struct {
 	ID       int    // from 1; 0 is the original program
 	File     string // absolute
 	Line     int
-	Operator string // "negate", "boundary", "and-or", "arith", "+1", "-1", "delete"
+	Operator string // "negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "zero", "var x"
 }
 
 // mutator writes the mutants of one file.
@@ -102,6 +102,7 @@ func guard(id int) string { return fmt.Sprintf("%s == %d", mutName, id) }
 // so that an enclosing mutant's edits come before those inside it.
 func (m *mutator) mutate() {
 	negated := map[ast.Expr]bool{}
+	unused := map[*ast.CallExpr]bool{} // calls whose results no one reads
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
 		switch x := n.(type) {
@@ -154,7 +155,18 @@ func (m *mutator) mutate() {
 			m.operands(x.Results...)
 		case *ast.AssignStmt:
 			m.operands(x.Rhs...)
+		case *ast.ExprStmt:
+			if c, ok := x.X.(*ast.CallExpr); ok {
+				unused[c] = true
+			}
+		case *ast.GoStmt:
+			unused[x.Call] = true
+		case *ast.DeferStmt:
+			unused[x.Call] = true
 		case *ast.CallExpr:
+			if !unused[x] {
+				m.zero(x)
+			}
 			m.operands(x.Args...)
 		}
 		if b, ok := n.(*ast.BinaryExpr); ok && m.on(b) && !m.isConst(b) {
@@ -163,6 +175,30 @@ func (m *mutator) mutate() {
 		return true
 	}
 	ast.Inspect(m.file, visit)
+}
+
+// zero makes a call's mutant that yields its result type's zero value
+// instead of calling: a call computing the wrong value is a fault the
+// other operators cannot reach ("host := getHost(req)"). Only calls of
+// functions (not conversions or builtins) with one result of a type
+// this file can name, whose result is read.
+func (m *mutator) zero(call *ast.CallExpr) {
+	if !m.on(call) {
+		return
+	}
+	if tv, ok := m.info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
+		return
+	}
+	if _, tuple := m.info.TypeOf(call).(*types.Tuple); tuple {
+		return
+	}
+	t := m.typeText(call)
+	if t == "" {
+		return
+	}
+	id := m.add(call, "zero")
+	m.open(m.off(call.Pos()), fmt.Sprintf("func() %s { if %s { return *new(%s) }; return ", t, guard(id), t))
+	m.close(m.off(call.End()), " }()")
 }
 
 // maxReplacements bounds the variables tried in place of one.

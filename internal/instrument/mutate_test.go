@@ -47,7 +47,7 @@ func TestMutate(t *testing.T) {
 	if !fixed {
 		t.Errorf("no mutant 'var x' at line 10 that changes the failure and breaks nothing: %+v", res.Mutants)
 	}
-	for _, op := range []string{"negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "var"} {
+	for _, op := range []string{"negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "var", "zero"} {
 		if !ops[op] {
 			t.Errorf("no %q mutant", op)
 		}

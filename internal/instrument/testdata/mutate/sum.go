@@ -8,3 +8,11 @@ func Sum(xs []int, n int) int {
 	}
 	return s
 }
+
+// Mean is the mean of the first n elements, 0 for none.
+func Mean(xs []int, n int) int {
+	if n == 0 {
+		return 0
+	}
+	return Sum(xs, n) / n
+}
