@@ -27,6 +27,7 @@ type File struct {
 	ops                   []op
 	atomOf                []int // atom of each op, -1 for kept lines
 	whole                 bool  // one unit at every level: non-Go files
+	goodText              string
 }
 
 type atom struct{ file, op int }
@@ -52,6 +53,7 @@ func newChange(files []fileSides) *Change {
 	for _, fs := range files {
 		f := &File{Path: fs.path, GoodExists: fs.goodExists, BadExists: fs.badExists}
 		f.Good, f.Bad = splitLines(fs.good), splitLines(fs.bad)
+		f.goodText = fs.good
 		base := path.Base(fs.path)
 		// Go files are cut into declarations, hunks and lines; other
 		// files (test data, go.mod, go.sum) change as a whole: a test
@@ -372,7 +374,7 @@ func (f *File) apply(applied func(int) bool) (string, bool) {
 }
 
 // good returns the file's content on the good side.
-func (f *File) good() string { return strings.Join(f.Good, "") }
+func (f *File) good() string { return f.goodText }
 
 // Apply returns, for each file of the change, its content with the
 // atoms of set applied to the good side, and whether it exists.
