@@ -280,3 +280,34 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// TestFindRange: when the commit before the first failing one does not
+// build, bisection cannot tell them apart; the range is reported and
+// its combined change searched.
+func TestFindRange(t *testing.T) {
+	r := newGitRepo(t)
+	good := r.commit("calc", map[string]string{
+		"go.mod":       "module example.com/calc\n\ngo 1.21\n",
+		"calc.go":      calcV1,
+		"calc_test.go": calcTest,
+	})
+	broken := r.commit("calc: Div, half done", map[string]string{"div.go": "package calc\n\nfunc Div(a, b int) int { return a / }\n"})
+	bug := r.commit("calc: Div, abs", map[string]string{
+		"div.go":  "package calc\n\n// Div divides.\nfunc Div(a, b int) int { return a / b }\n",
+		"calc.go": strings.Replace(calcV1, "if x < 0 {", "if x < -1 {", 1),
+	})
+	r.commit("README", map[string]string{"README": "calc\n"})
+	res, err := Find(context.Background(), Config{Good: good, Dir: r.dir, Jobs: 2, Env: []string{"GOFLAGS=-mod=mod"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Commit != nil || len(res.Range) != 2 || res.Range[0].Rev != broken || res.Range[1].Rev != bug {
+		t.Fatalf("commit %+v, range %+v: want the range of %s and %s", res.Commit, res.Range, broken, bug)
+	}
+	if res.Base.Rev != good {
+		t.Errorf("base = %s, want GOOD", res.Base.Rev)
+	}
+	if lines := fmt.Sprint(res.Change.Lines(res.Set)); lines != "[{calc.go [[19 19]] [[19 19]] [18]}]" {
+		t.Errorf("lines = %s", lines)
+	}
+}
