@@ -181,10 +181,10 @@ func runBug(work, culprit string, b *bug, jobs int, timeout time.Duration) (r ro
 			return r
 		}
 	}
-	// GOOD is B, BAD is A with B's tests; the packages are named from
-	// GOOD's root.
+	// GOOD is B, BAD is A with B's tests; the package is named from
+	// GOOD's root, and go test runs the regression tests.
 	cmd := exec.CommandContext(ctx, culprit, "changes", "-good", fixed, "-bad", buggy, "-format", "json",
-		"-jobs", fmt.Sprint(jobs), "-v", b.Package)
+		"-jobs", fmt.Sprint(jobs), "-v", b.Package, "--", "-run", "^("+strings.Join(b.FailingTests, "|")+")$")
 	cmd.Dir = fixed
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -205,16 +205,24 @@ func runBug(work, culprit string, b *bug, jobs int, timeout time.Duration) (r ro
 		return r
 	}
 	r.res = &res
-	r.touches = touches(b, &res)
+	r.touches = touches(b, &res, buggy)
 	return r
 }
 
 // touches reports whether the result changes a fault line of A (BAD):
 // an inserted line of A that is one, or deleted lines (B's) that stood
-// just after or before it (a fault of a pure insertion is the line
-// before it).
-func touches(b *bug, res *result) bool {
+// next to it. A fault of a pure insertion is the line before it, or,
+// when that line is blank, the nearest non-blank line above
+// (corpus.json's convention), so a deletion point after A's line d
+// touches the lines from the nearest non-blank line at or above d to
+// d+1.
+func touches(b *bug, res *result, buggy string) bool {
 	for _, f := range b.Faults {
+		var lines []string
+		if data, err := os.ReadFile(filepath.Join(buggy, filepath.FromSlash(f.File))); err == nil {
+			lines = strings.Split(string(data), "\n")
+		}
+		blank := func(l int) bool { return l >= 1 && l <= len(lines) && strings.TrimSpace(lines[l-1]) == "" }
 		for _, c := range res.Changes {
 			if c.File != f.File {
 				continue
@@ -226,7 +234,11 @@ func touches(b *bug, res *result) bool {
 					}
 				}
 				for _, d := range c.DeletedAfter {
-					if l == d || l == d+1 {
+					from := d
+					for from > 1 && blank(from) {
+						from--
+					}
+					if l >= from && l <= d+1 {
 						return true
 					}
 				}
@@ -272,6 +284,38 @@ func report(w *os.File, rows []row, markdown bool) {
 	}
 	fmt.Fprintf(w, "\nbugs: %d, measured: %d; result touches the fixed lines: %s of all; at most 10 changed lines: %s of all\n",
 		len(rows), ok, pct(touched, len(rows)), pct(small, len(rows)))
+	// The bugs whose release diff is larger than 10 lines, where a
+	// small result is not given.
+	var big, bigTouched, bigSmall int
+	var diffs, results []int
+	for _, r := range rows {
+		if r.res == nil {
+			continue
+		}
+		diffs = append(diffs, r.res.Size.ChangeLines)
+		results = append(results, r.res.Size.ResultLines)
+		if r.res.Size.ChangeLines > 10 {
+			big++
+			if r.touches {
+				bigTouched++
+			}
+			if r.res.Size.ResultLines <= 10 {
+				bigSmall++
+			}
+		}
+	}
+	fmt.Fprintf(w, "release diffs of more than 10 lines: %d bugs; result touches the fixed lines: %s; at most 10 lines: %s\n",
+		big, pct(bigTouched, big), pct(bigSmall, big))
+	fmt.Fprintf(w, "median release diff: %d lines; median result: %d lines\n", median(diffs), median(results))
+}
+
+func median(xs []int) int {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 func oneLine(s string) string {
