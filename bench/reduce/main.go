@@ -7,13 +7,16 @@
 //	go run ./bench/reduce [-runs N] [-jobs 1,2]
 //
 // With -peers it compares culprit with C-Vise and C-Reduce instead
-// (installed from Debian packages when missing): a Go file of
-// github.com/pkg/errors with an injected compile error, fastjson's
-// large.json with an oracle on one value, and a C file with a gcc
-// warning, each reduced by the three tools with the same interestingness
-// script, which also counts the tests:
+// (installed from Debian packages when missing) on 12 real inputs, each
+// reduced by the three tools with the same interestingness script, which
+// also counts the tests: Go files that do not parse (gofmt, go vet and go
+// build syntax errors), real module files with a type error (go build of
+// the module), real packages with a failing test (culprit's package mode,
+// the peers get the package's files and a script that runs go test -run),
+// fastjson's large.json with an oracle on one value, and a C file with a
+// gcc warning. Each result is re-checked by the script at the end:
 //
-//	go run ./bench/reduce -peers [-peer-jobs 2] [-limit 20m] [-only go]
+//	go run ./bench/reduce -peers [-peer-jobs 2] [-limit 10m] [-only SUBSTRING] [-tools culprit,cvise,creduce]
 //
 // It builds culprit into a temporary directory and uses its own binary,
 // re-executed, as the oracles: "mystery" (the seed's: fails when a '('
@@ -51,11 +54,12 @@ func main() {
 	jobsList := flag.String("jobs", "1,2", "comma-separated `list` of --jobs values to compare")
 	peersMode := flag.Bool("peers", false, "compare culprit with C-Vise and C-Reduce on real inputs instead")
 	peerJobs := flag.Int("peer-jobs", 2, "parallel tests of each tool in -peers mode")
-	limit := flag.Duration("limit", 20*time.Minute, "stop a tool after `DURATION` in -peers mode")
-	only := flag.String("only", "", "in -peers mode, run only the inputs whose name starts with `PREFIX` (go, json, c)")
+	limit := flag.Duration("limit", 10*time.Minute, "stop a tool after `DURATION` in -peers mode")
+	only := flag.String("only", "", "in -peers mode, run only the inputs whose name contains `SUBSTRING` (unparsable, type, test, json, c:)")
+	tools := flag.String("tools", "culprit,cvise,creduce", "in -peers mode, the comma-separated `list` of tools to run")
 	flag.Parse()
 	if *peersMode {
-		if err := peers(*peerJobs, *limit, *only); err != nil {
+		if err := peers(*peerJobs, *limit, *only, *tools); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}

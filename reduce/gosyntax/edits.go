@@ -32,16 +32,26 @@ func (a *analysis) off(p token.Pos) int { return a.tf.Offset(p) }
 
 func (a *analysis) src(n ast.Node) string { return string(a.text[a.off(n.Pos()):a.off(n.End())]) }
 
-// del deletes a node with the blanks and the newline that follow it.
+// del deletes a node with the blanks that follow it, and the newline
+// after them when the node starts its line: a comment after code on its
+// line goes without the newline, which would join the code to the next
+// line's.
 func (a *analysis) del(n ast.Node) rewrite.Edit {
-	end := a.off(n.End())
+	start, end := a.off(n.Pos()), a.off(n.End())
 	for end < len(a.text) && (a.text[end] == ' ' || a.text[end] == '\t') {
 		end++
 	}
-	if end < len(a.text) && a.text[end] == '\n' {
+	first := true
+	for i := start - 1; i >= 0 && a.text[i] != '\n'; i-- {
+		if a.text[i] != ' ' && a.text[i] != '\t' {
+			first = false
+			break
+		}
+	}
+	if first && end < len(a.text) && a.text[end] == '\n' {
 		end++
 	}
-	return rewrite.Edit{{Start: a.off(n.Pos()), End: end}}
+	return rewrite.Edit{{Start: start, End: end}}
 }
 
 func (a *analysis) repl(n ast.Node, text string) rewrite.Edit {

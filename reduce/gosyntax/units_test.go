@@ -173,3 +173,39 @@ func f(x int) string {
 		}
 	}
 }
+
+// TestEditsParse checks that each edit of the first rounds, alone, leaves
+// a file that parses: deleting a comment after code on its line keeps
+// the newline, which would otherwise join two statements (a candidate
+// that does not parse is never run, and a few of them in a round push
+// delta debugging down to one edit a test).
+func TestEditsParse(t *testing.T) {
+	const src = `package p
+
+// f adds.
+func f(a, b int) int {
+	x := a + b // the sum
+	y := x * 2 /* twice */
+	return y // done
+}
+
+var z = f(1, 2) // three
+var w = 1
+`
+	s := &gosyntax.Syntax{}
+	for round := 0; round < 2; round++ {
+		edits, _ := s.Edits("p.go", []byte(src), round)
+		if len(edits) == 0 {
+			t.Fatalf("round %d: no edits", round)
+		}
+		for _, e := range edits {
+			c, err := rewrite.Apply([]byte(src), []rewrite.Edit{e})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := parser.ParseFile(token.NewFileSet(), "p.go", c, 0); err != nil {
+				t.Errorf("round %d: edit %v leaves a file that does not parse: %v\n%s", round, e, err, c)
+			}
+		}
+	}
+}

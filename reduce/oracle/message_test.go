@@ -15,6 +15,7 @@ func TestParseMessage(t *testing.T) {
 		{"a long lower-case name after the colon", "a.go:3:2: undefined: helper\n", "undefined: X"},
 		{"gofmt, the path replaced by {}", "{}:813:28: expected type, found newline\n{}:900:1: expected declaration\n", "expected type, found newline"},
 		{"tokens in single quotes stay", "{}:1:9: expected ';', found 'EOF'\n", "expected ';', found 'EOF'"},
+		{"tokens in single quotes stay whole", "{}:1:9: expected '3rd', found 'x_1' at 12\n", "expected '3rd', found 'x_1' at N"},
 		{"types stay, names go", "./x.go:5:7: cannot use s (variable of type string) as int value in assignment\n", "cannot use X (variable of type string) as int value in assignment"},
 		{"qualified names and strings", "./x.go:5:7: fmt.Printf format %d has arg \"x\" of wrong type string\n", "X format %d has arg \"S\" of wrong type string"},
 		{"capitals start a sentence only at the start", "x_test.go:12: Parse(\"a\") = 5, want 3\n", "Parse(\"S\") = N, want N"},
@@ -73,6 +74,8 @@ func TestClassifyTest(t *testing.T) {
 		{"the same check, other values", run("--- FAIL: TestParse (0.01s)\n    p_test.go:12: got 0 want 5\nFAIL\n"), reduce.Unresolved},
 		{"another test", run("--- FAIL: TestPrint (0.00s)\n    p_test.go:12: got 1 want 2\nFAIL\n"), reduce.Unresolved},
 		{"another check", run("--- FAIL: TestParse (0.00s)\n    p_test.go:12: unexpected error\nFAIL\n"), reduce.Unresolved},
+		{"the same check, other names", run("--- FAIL: TestParse (0.00s)\n    p_test.go:12: got 1 want 2 for x\nFAIL\n"), reduce.Unresolved},
+		{"the same check, other quoted values", run("--- FAIL: TestParse (0.00s)\n    p_test.go:12: got '1d' want '2t'\nFAIL\n"), reduce.Unresolved},
 	}
 	for _, tt := range tests {
 		j := Judge{Rule: GoPanic}

@@ -241,8 +241,9 @@ var (
 // "declared", "type" or "int") stay. It returns "" when no line starts with a position.
 func ParseMessage(output []byte) string { return parseMessage(output, true) }
 
-// parseMessage is ParseMessage; without numbers, runs of digits stay: the
-// values a failed test's check prints are what failed.
+// parseMessage is ParseMessage; without numbers (a failed test's check),
+// only the positions in the message are normalized: the values it prints,
+// numbers, strings and names, are what failed.
 func parseMessage(output []byte, numbers bool) string {
 	for _, line := range strings.Split(string(output), "\n") {
 		m := positionLine.FindStringSubmatch(strings.TrimRight(line, "\r"))
@@ -257,6 +258,11 @@ func parseMessage(output []byte, numbers bool) string {
 func normalizeMessage(msg string, numbers bool) string {
 	msg = strings.TrimSpace(msg)
 	msg = embeddedPos.ReplaceAllString(msg, "POS")
+	if !numbers {
+		// A failed test's check: what it prints, names and strings as
+		// well as numbers, are the values that failed.
+		return msg
+	}
 	msg = quoted.ReplaceAllString(msg, `"S"`)
 	// The last word after a colon is what the message is about.
 	last := -1
@@ -266,10 +272,30 @@ func normalizeMessage(msg string, numbers bool) string {
 		}
 	}
 	msg = replaceWords(msg, last)
-	if !numbers {
-		return msg
+	// Runs of digits go, but in tokens in single quotes ('3rd').
+	var b strings.Builder
+	pos := 0
+	for _, loc := range singleQuoted.FindAllStringIndex(msg, -1) {
+		b.WriteString(digits.ReplaceAllString(msg[pos:loc[0]], "N"))
+		b.WriteString(msg[loc[0]:loc[1]])
+		pos = loc[1]
 	}
-	return digits.ReplaceAllString(msg, "N")
+	b.WriteString(digits.ReplaceAllString(msg[pos:], "N"))
+	return b.String()
+}
+
+// singleQuoted is a token in single quotes: 'EOF', '3rd'.
+var singleQuoted = regexp.MustCompile(`'[^'\s]+'`)
+
+// inSingleQuotes reports whether msg[i:j] lies inside a token in single
+// quotes.
+func inSingleQuotes(msg string, i, j int) bool {
+	for _, loc := range singleQuoted.FindAllStringIndex(msg, -1) {
+		if loc[0] < i && j < loc[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // replaceWords replaces the identifiers of msg by "X"; the word at offset
@@ -290,10 +316,10 @@ func replaceWords(msg string, last int) string {
 	return b.String()
 }
 
-// verbatim reports whether the word at msg[i:j] is a token in single
-// quotes ('EOF') or a format verb (%d).
+// verbatim reports whether the word at msg[i:j] is in a token in single
+// quotes ('EOF', '3rd') or a format verb (%d).
 func verbatim(msg string, i, j int) bool {
-	return i > 0 && msg[i-1] == '%' || i > 0 && j < len(msg) && msg[i-1] == '\'' && msg[j] == '\''
+	return i > 0 && msg[i-1] == '%' || inSingleQuotes(msg, i, j)
 }
 
 // shortWords are the English words of one or two letters in messages;
