@@ -87,7 +87,10 @@ type Output struct {
 	Node      int      // the node (its ID in Graph.Nodes)
 	Value     string   // the node's name
 	Values    []string // what it held
-	DependsOn []string // names of the inputs and constants it depends on, sorted
+	DependsOn []string // names of the inputs and constants it depends on: sorted, constants last
+	// Through names the variables, elements and fields it came through
+	// ("sum", "weights[2]"), nearest first.
+	Through []string
 }
 
 // Graph is the data-flow graph of a run's outputs.
@@ -136,9 +139,28 @@ func FromRun(r *deps.Run, opt Options) (*Graph, error) {
 		return nil, err
 	}
 	g := &Graph{Package: r.Package, Test: r.Test, Outcome: r.Outcome, Notes: r.Notes}
+	names := map[int]string{}
+	sites := map[string]int{}
 	for _, o := range outs {
 		n := r.Nodes[o]
-		g.Outputs = append(g.Outputs, Output{Node: o, Value: st.name(n), Values: n.Values, DependsOn: st.dependsOn(o)})
+		out := Output{Node: o, Value: st.name(n), Values: n.Values, DependsOn: st.dependsOn(o), Through: st.through(o)}
+		if opt.Return == "" && opt.Var == "" {
+			if text, vals := st.outputName(n); text != out.Value {
+				out.Value = text
+				if len(out.Values) == 0 {
+					out.Values = vals
+				}
+			}
+		}
+		sites[out.Value]++
+		g.Outputs = append(g.Outputs, out)
+	}
+	for i, o := range g.Outputs {
+		if n := r.Nodes[o.Node]; sites[o.Value] > 1 && !strings.Contains(o.Value, "@") {
+			// One call printed several times (in a loop): its versions.
+			g.Outputs[i].Value += "@" + strconv.Itoa(n.Version)
+		}
+		names[o.Node] = g.Outputs[i].Value
 	}
 	// The graph: everything the outputs depend on.
 	keep := r.Backward(outs...).Nodes
@@ -181,6 +203,9 @@ func FromRun(r *deps.Run, opt Options) (*Graph, error) {
 			Func: n.Func, Values: n.Values, Count: 1, Output: isOut[id]}
 		if vals, ok := st.values[id]; ok && len(n.Values) == 0 {
 			nodes[id].Values = vals
+		}
+		if nm, ok := names[id]; ok {
+			nodes[id].Name = nm
 		}
 	}
 	if !opt.Unfold {
@@ -266,15 +291,6 @@ func kind(n *deps.Node) Kind {
 	return KindVar
 }
 
-// printers are the calls whose arguments a program writes to standard
-// output (fmt.Fprint* to any writer), as statements; writes of writers
-// over standard output are found by streams.isOutput.
-var printers = []string{"<fmt.Print", "<fmt.Fprint", "<print(", "<println(", "<os.Stdout.Write", "<log.Print"}
-
-// printerCalls are printers whose results are used ("if _, err :=
-// fmt.Fprintf(w, ...); err != nil"): call nodes.
-var printerCalls = []string{"fmt.Print", "fmt.Fprint"}
-
 // outputs returns the nodes the graph is drawn for.
 func outputs(r *deps.Run, opt Options, st *streams) ([]int, error) {
 	switch {
@@ -314,29 +330,25 @@ func outputs(r *deps.Run, opt Options, st *streams) ([]int, error) {
 		}
 		return []int{last}, nil
 	}
+	// What the run printed to its standard output or error, or to the
+	// test's log, and the test's failing check or panic.
 	var outs []int
+	seen := map[int]bool{}
 	for _, n := range r.Nodes {
-		for _, p := range printers {
-			if strings.HasPrefix(n.Var, p) {
-				outs = append(outs, n.ID)
-				break
-			}
-		}
-		for _, p := range printerCalls {
-			if n.Call && strings.HasPrefix(n.Var, p) && (len(outs) == 0 || outs[len(outs)-1] != n.ID) {
-				outs = append(outs, n.ID)
-				break
-			}
-		}
-		if (len(outs) == 0 || outs[len(outs)-1] != n.ID) && st.isOutput(n) {
+		if st.printed(n) {
 			outs = append(outs, n.ID)
+			seen[n.ID] = true
+		}
+	}
+	if r.FailureKind == deps.FailureCheck || r.FailureKind == deps.FailurePanic || len(outs) == 0 {
+		for _, id := range r.Failure {
+			if !seen[id] {
+				outs = append(outs, id)
+			}
 		}
 	}
 	if len(outs) > 0 {
 		return outs, nil
-	}
-	if len(r.Failure) > 0 {
-		return r.Failure, nil
 	}
 	return nil, ErrNoOutput
 }
@@ -393,7 +405,7 @@ func elements(g *deps.Graph, ret int) []int {
 func (s *streams) dependsOn(id int) []string {
 	g := s.g
 	seen := map[int]bool{id: true}
-	names := map[string]bool{}
+	names := map[string]bool{} // true for constants
 	work := []int{id}
 	for len(work) > 0 {
 		n := work[len(work)-1]
@@ -402,7 +414,7 @@ func (s *streams) dependsOn(id int) []string {
 		node := g.Nodes[n]
 		_, env := s.inputs[n]
 		if n != id && (node.Const || node.Input || env || len(in) == 0) {
-			names[s.name(node)] = true
+			names[s.name(node)] = node.Const
 			continue
 		}
 		for _, e := range in {
@@ -412,12 +424,17 @@ func (s *streams) dependsOn(id int) []string {
 			}
 		}
 	}
-	var out []string
-	for n := range names {
-		out = append(out, n)
+	var out, consts []string
+	for n, c := range names {
+		if c {
+			consts = append(consts, n)
+		} else {
+			out = append(out, n)
+		}
 	}
 	sort.Strings(out)
-	return out
+	sort.Strings(consts)
+	return append(out, consts...)
 }
 
 // foldDecisions removes decision nodes, connecting what each read to what

@@ -249,11 +249,25 @@ func methodCall(call string) (recv, method string, ok bool) {
 type sources struct {
 	fset  *token.FileSet
 	files map[string]*ast.File
+	data  map[string][]byte
 	lines map[string][]string
 }
 
 func newSources() *sources {
-	return &sources{fset: token.NewFileSet(), files: map[string]*ast.File{}, lines: map[string][]string{}}
+	return &sources{fset: token.NewFileSet(), files: map[string]*ast.File{}, data: map[string][]byte{}, lines: map[string][]string{}}
+}
+
+// parse returns the file parsed, nil when it cannot be read or parsed.
+func (s *sources) parse(file string) *ast.File {
+	f, ok := s.files[file]
+	if !ok {
+		if data, err := os.ReadFile(file); err == nil {
+			s.data[file] = data
+			f, _ = parser.ParseFile(s.fset, file, data, parser.SkipObjectResolution)
+		}
+		s.files[file] = f
+	}
+	return f
 }
 
 // line returns the text of a line of a file, "" when it cannot be read.
@@ -276,11 +290,7 @@ func (s *sources) line(file string, line int) string {
 // starts at file:line:col, "" when there is none or the file cannot be
 // parsed.
 func (s *sources) firstArg(file string, line, col int) string {
-	f, ok := s.files[file]
-	if !ok {
-		f, _ = parser.ParseFile(s.fset, file, nil, parser.SkipObjectResolution)
-		s.files[file] = f
-	}
+	f := s.parse(file)
 	if f == nil {
 		return ""
 	}

@@ -28,7 +28,7 @@ func TestOutputs(t *testing.T) {
 		check              func(t *testing.T, g *flow.Graph)
 	}{
 		{"./forever", "", "for { v, err := strconv.Atoi(\"3\"); if err != nil || v > 2 { fmt.Println(v); break } }: v from the call and its constant, under the decision (whence its 2); no <test>@0 made up for the loop's first iteration",
-			[]string{`<fmt.Println()>@0 <= "3", 2`}, func(t *testing.T, g *flow.Graph) {
+			[]string{`fmt.Println(v) = 3 <= v, "3", 2`}, func(t *testing.T, g *flow.Graph) {
 				out := g.Node(g.Outputs[0].Node)
 				if !hasEdge(g, out, deps.Control, "<test>", 12) {
 					t.Errorf("the Println is not control dependent on the condition at line 12: %v", g.Edges)
@@ -44,13 +44,13 @@ func TestOutputs(t *testing.T) {
 			}},
 		{"./writer", "", "fmt.Fprintln, io.WriteString, w.Write and a checked fmt.Fprintf to an io.Writer parameter called with os.Stdout are output; a Write to a buffer is not",
 			[]string{
-				`<fmt.Fprintln()>@0 <= 5, w@0`,
-				`<io.WriteString()>@0 <= "hi", w@0`,
-				`<w.Write()>@0 <= "hi", w@0`,
-				`fmt.Fprintf(w, "%s!\n", s)@0 <= "%s!\n", "hi", w@0`,
+				`fmt.Fprintln(w, x) = 5 <= x, w@0, 5`,
+				`io.WriteString(w, s) = hi <= s, w@0, "hi"`,
+				`w.Write([]byte(s)) <= s, w@0, "hi"`,
+				`fmt.Fprintf(w, "%s!\n", s) = hi! <= s, w@0, "%s!\n", "hi"`,
 			}, nil},
 		{"./parse", "", "if n, err := parse(\"12\"); err == nil { fmt.Println(n) }: n from parse's return value, computed from \"12\" (and 2) in its body",
-			[]string{`<fmt.Println()>@0 <= "12", 2`}, func(t *testing.T, g *flow.Graph) {
+			[]string{`fmt.Println(n) = 24 <= n, err, s, "12", 2`}, func(t *testing.T, g *flow.Graph) {
 				out := g.Node(g.Outputs[0].Node)
 				if !hasEdge(g, out, deps.Control, "<test>", 16) {
 					t.Errorf("the Println is not control dependent on err == nil")
@@ -67,12 +67,30 @@ func TestOutputs(t *testing.T) {
 			}},
 		{"./scan", "5\n", "fmt.Sscan(\"42\", &n), json.Unmarshal(data, &v) and fmt.Scan(&x) write what they point to: the printed values depend on the calls, so on \"42\", the JSON and standard input",
 			[]string{
-				`<fmt.Println()>@0 <= "42", n@0`,
-				"<fmt.Println()>@1 <= `{\"N\": 7}`, v@0",
-				"<fmt.Println()>@2 <= 1, `{\"N\": 7}`, stdin scan 1, v@0",
+				`fmt.Println(n) <= n, n@0, "42"`,
+				"fmt.Println(v.N) <= v, v@0, `{\"N\": 7}`",
+				"fmt.Println(x + 1) <= x, stdin scan 1, v@0, 1, `{\"N\": 7}`",
 			}, nil},
 		{"./lines", "ab\ncd\n", "a \"for {\" loop whose first statement reads a line: each line once, the first output from the first line",
-			[]string{`<fmt.Print()>@0 <= stdin line 1`, `<fmt.Print()>@1 <= stdin line 1, stdin line 2`}, nil},
+			[]string{`fmt.Print(strings.ToUpper(line))@0 <= line, stdin line 1`, `fmt.Print(strings.ToUpper(line))@1 <= line, stdin line 1, stdin line 2`}, nil},
+		{"./sum", "", "issue 18's weighted count: the output named by what it printed, fmt.Println(sum) = 5, through sum and the elements it read (weights[1] and its 2.25 only through the range's length: the literal's header is built from its parts)",
+			[]string{`fmt.Println(sum) = 5 <= sum, weights[2], counts[2], weights[0], counts[0], 0, 0.0, 0.5, 1.5, 2, 2.25, 4`}, nil},
+		{"./buffer", "", "a String method writing into a bytes.Buffer: its Fprintf calls are intermediate values inside the graph of the one output, the Fprintln to os.Stderr that prints the buffer's text",
+			[]string{`fmt.Fprintln(os.Stderr, "point", s) = point (3, 4)! <= s, p, p.x, p.y, buf, buf@0, "(%d", ", %d)", "point", 3, 4`},
+			func(t *testing.T, g *flow.Graph) {
+				writes := 0
+				for _, n := range g.Nodes {
+					if n.Var == "<fmt.Fprintf()>" {
+						writes++
+						if n.Output || n.Kind != flow.KindEffect {
+							t.Errorf("%s: a write into the buffer is an output or not an effect (%s)", n.Name, n.Kind)
+						}
+					}
+				}
+				if writes != 2 {
+					t.Errorf("%d writes into the buffer in the graph, want 2", writes)
+				}
+			}},
 	}
 	for _, tc := range cases {
 		t.Run(strings.TrimPrefix(tc.pkg, "./"), func(t *testing.T) {
@@ -83,7 +101,7 @@ func TestOutputs(t *testing.T) {
 			}
 			var got []string
 			for _, o := range g.Outputs {
-				got = append(got, o.Value+" <= "+strings.Join(o.DependsOn, ", "))
+				got = append(got, outputLine(o))
 			}
 			if !slices.Equal(got, tc.outputs) {
 				t.Errorf("outputs\n\t%s\nwant (%s)\n\t%s", strings.Join(got, "\n\t"), tc.reason, strings.Join(tc.outputs, "\n\t"))
@@ -93,6 +111,18 @@ func TestOutputs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// outputLine is an output as the text format shows it: "fmt.Println(sum)
+// = 5 <= sum, weights[2], 0.5": what it printed, the variables and
+// elements it came through, nearest first, then its inputs and
+// constants, constants last.
+func outputLine(o flow.Output) string {
+	s := o.Value
+	if len(o.Values) > 0 {
+		s += " = " + strings.Join(o.Values, " | ")
+	}
+	return s + " <= " + strings.Join(append(append([]string{}, o.Through...), o.DependsOn...), ", ")
 }
 
 // hasEdge reports whether to has an edge of kind from a node of variable

@@ -38,7 +38,7 @@ func TestPrograms(t *testing.T) {
 	}{
 		{"hello", "docs/flow.md's real program", "golang.org/x/example/hello@v0.0.0-20250915201037-7f05d217867b", ".",
 			[]string{"-r", "gopher"}, "", "olleH, rehpog!\n",
-			`"", "%s, %s!\n", 0, 1, 2, args[0], flag.Args()@0, r[0], r[1], r[2], r[3], r[4], r[5], s@0`,
+			`args[0], flag.Args()@0, r[0], r[1], r[2], r[3], r[4], r[5], s@0, "", "%s, %s!\n", 0, 1, 2`,
 			nil, []string{"main", "String"}},
 		{"toml", "a module of the instrumentation proof; reflection's writes are not seen", "github.com/BurntSushi/toml@v1.6.0", "./cmd/toml-test-decoder",
 			nil, "title = \"culprit\"\n[owner]\nage = 42\n", "{\n",

@@ -15,8 +15,10 @@ import (
 // reductionNote is what every output says when transitive reduction ran.
 const reductionNote = "transitive reduction removed %d edges: an edge implied by a longer path is not shown, so a value used directly may look used only indirectly"
 
-// FlowText prints each output with the inputs and constants it depends
-// on, one per line: "res[0] = ... <= agencies[0], tours[2], \"boat\"".
+// FlowText prints each output with what it printed, the variables and
+// elements it came through (nearest first, at most maxThrough) and the
+// inputs and constants it depends on, constants last, one per line:
+// "fmt.Println(sum) = 5 <= sum, weights[2], ..., 0.5, 1.5".
 func FlowText(w io.Writer, g *flow.Graph, info SliceInfo) error {
 	var b strings.Builder
 	for _, o := range g.Outputs {
@@ -24,7 +26,20 @@ func FlowText(w io.Writer, g *flow.Graph, info SliceInfo) error {
 		if len(o.Values) > 0 {
 			b.WriteString(" = " + strings.Join(o.Values, " | "))
 		}
-		b.WriteString(" <= " + strings.Join(o.DependsOn, ", "))
+		leaves := map[string]bool{}
+		for _, d := range o.DependsOn {
+			leaves[d] = true
+		}
+		var names []string
+		for _, t := range o.Through {
+			if !leaves[t] {
+				names = append(names, t)
+			}
+		}
+		if len(names) > maxThrough {
+			names = append(names[:maxThrough], fmt.Sprintf("(%d more)", len(names)-maxThrough))
+		}
+		b.WriteString(" <= " + strings.Join(append(names, o.DependsOn...), ", "))
 		b.WriteByte('\n')
 	}
 	if g.Reduced {
@@ -33,6 +48,10 @@ func FlowText(w io.Writer, g *flow.Graph, info SliceInfo) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// maxThrough is how many of the variables and elements an output came
+// through the text format names (JSON has all).
+const maxThrough = 12
 
 // bigGraph is the number of nodes above which FlowDOT bounds dot's
 // layout passes.
@@ -147,6 +166,7 @@ type FlowJSONOutput struct {
 	Value     string   `json:"value"`
 	Values    []string `json:"values"`
 	DependsOn []string `json:"depends_on"`
+	Through   []string `json:"through"`
 }
 
 // FlowJSONNode is one node.
@@ -177,7 +197,7 @@ func NewFlowJSON(g *flow.Graph, info SliceInfo) *FlowJSON {
 	j := &FlowJSON{Schema: 1, Package: g.Package, Test: g.Test, Outcome: g.Outcome.String(), Reduced: g.Reduced, Removed: g.Removed,
 		Outputs: []FlowJSONOutput{}, Nodes: []FlowJSONNode{}, Edges: []FlowJSONEdge{}, Notes: append([]string{}, g.Notes...)}
 	for _, o := range g.Outputs {
-		j.Outputs = append(j.Outputs, FlowJSONOutput{o.Node, o.Value, nonNil(o.Values), nonNil(o.DependsOn)})
+		j.Outputs = append(j.Outputs, FlowJSONOutput{o.Node, o.Value, nonNil(o.Values), nonNil(o.DependsOn), nonNil(o.Through)})
 	}
 	for _, n := range g.Nodes {
 		j.Nodes = append(j.Nodes, FlowJSONNode{n.ID, n.Name, n.Var, string(n.Kind), n.Version, n.Count, info.rel(n.File), n.Line, n.Col, n.Func, nonNil(n.Values), n.Output})

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/culprit-go/culprit/deps"
 	"github.com/culprit-go/culprit/flow"
 	"github.com/culprit-go/culprit/internal/instrument"
 	sfl "github.com/culprit-go/culprit/report"
@@ -28,11 +29,14 @@ data-flow graph of one test's output. Given one main package and neither
 with the arguments after -- and culprit's standard input, and draws the
 graph of the program's output; its run is named "main" in the trace, its
 standard output and error are shown on standard error with -testout, a
-nonzero exit status in a note. The output: every value it printed (fmt.Print*,
-fmt.Fprint*, print, println, log.Print*) or wrote to standard output
-(os.Stdout.Write, WriteString, a bufio.Writer over os.Stdout, io.Copy to
-it), or with -return FUNC what FUNC returned, or with -var FILE:LINE:NAME
-the last version of a variable, or by default the test's failing check,
+nonzero exit status in a note. The output: by default every call that
+printed to standard output or error (fmt.Print*, print, println,
+log.Print*, fmt.Fprint* and writes to os.Stdout, os.Stderr or a writer
+over them, io.Copy to it) or to the test's log (t.Log*, t.Error*,
+t.Fatal*), named as written with what it printed (fmt.Println(sum) = 5),
+and the test's failing check or panic; writes into other writers (a
+bytes.Buffer) are intermediate values. With -return FUNC what FUNC
+returned, with -var FILE:LINE:NAME the last version of a variable. Each is
 traced back through every intermediate value to the inputs and constants
 it came from. Each assignment makes a new version of a variable (x@0,
 x@1); constants are leaves; elements and fields are named (xs[3],
@@ -71,6 +75,7 @@ func runFlow(e *env, args []string) int {
 	depth := fs.Int("depth", 0, "keep the nodes at most `N` edges from an output")
 	focus := fs.String("focus", "", "keep the paths from the values named `NAME` (x, x@2, x@1..4, stdin line 3) to the outputs")
 	testOut := fs.Bool("testout", false, "show go test's output (or the program's) on standard error")
+	calls := fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` stream events of each site in full, then only those numbered by powers of two, as culprit slice (-1: all)")
 	timeout := addTimeoutFlag(fs)
 	wf := addWebFlags(fs)
 	fs.Usage = func() {
@@ -120,7 +125,7 @@ func runFlow(e *env, args []string) int {
 		var res *instrument.Result
 		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
 			res, err = instrument.RunProgram(ctx, instrument.Program{
-				Config: instrument.Config{Packages: pkgs, Events: trace.AllEvents, Stdout: w, Stderr: w, CallLimit: -1, Inlinable: true},
+				Config: instrument.Config{Packages: pkgs, Events: trace.AllEvents, Stdout: w, Stderr: w, CallLimit: *calls, Inlinable: true},
 				Args:   goFlags, Stdin: e.stdin,
 			})
 			return err
@@ -153,7 +158,7 @@ func runFlow(e *env, args []string) int {
 		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
 			res, err = instrument.Run(ctx, instrument.Config{
 				Packages: pkgs, Events: trace.AllEvents, GoFlags: goFlags,
-				Stdout: w, Stderr: w, CallLimit: -1, Inlinable: true,
+				Stdout: w, Stderr: w, CallLimit: *calls, SamplePerTest: true, SampleTest: *testName, Inlinable: true,
 			})
 			return err
 		})
@@ -174,9 +179,11 @@ func runFlow(e *env, args []string) int {
 		return serveWeb(e, "flow", wf, dir, web.Options{Test: *testName, Start: "/flow", Flow: flow.Options{Test: *testName, Return: *ret,
 			Call: *call, Var: *varAt, NoCond: *noCond, Reduce: *reduce, Unfold: *unfold, Depth: *depth, Focus: *focus}})
 	}
-	var tr *trace.Trace
-	err := b.phase("reading the trace", func() (err error) {
-		tr, err = trace.Open(dir)
+	// The events are streamed from the trace, not held: memory grows
+	// with the graph (bounded by -calls' sampling), not with the trace.
+	var r *deps.Run
+	err := b.phase("building the dependence graph", func() (err error) {
+		r, err = deps.BuildStream(dir, deps.Options{Test: *testName, Versions: true})
 		return err
 	})
 	if errors.Is(err, errStopped) {
@@ -187,11 +194,14 @@ func runFlow(e *env, args []string) int {
 		if errors.Is(err, os.ErrNotExist) {
 			return exitUsage
 		}
-		return exitFail
+		if timedOut {
+			return exitFail // the timeout, noted above, is why
+		}
+		return exitUsage
 	}
 	var g *flow.Graph
 	err = b.phase("building the flow graph", func() (err error) {
-		g, err = flow.Build(tr, flow.Options{Test: *testName, Return: *ret, Call: *call, Var: *varAt,
+		g, err = flow.FromRun(r, flow.Options{Test: *testName, Return: *ret, Call: *call, Var: *varAt,
 			NoCond: *noCond, Reduce: *reduce, Unfold: *unfold, Depth: *depth, Focus: *focus})
 		return err
 	})
@@ -205,7 +215,7 @@ func runFlow(e *env, args []string) int {
 		}
 		return exitUsage
 	}
-	info := sfl.SliceInfo{Root: tr.Sites.Root, Package: g.Package, Test: g.Test, Outcome: g.Outcome.String()}
+	info := sfl.SliceInfo{Root: r.Root, Package: g.Package, Test: g.Test, Outcome: g.Outcome.String()}
 	var buf bytes.Buffer
 	switch *format {
 	case "text":
