@@ -54,6 +54,20 @@ func (x *reduction) parses(in *Input, files []File) bool {
 		}
 		checked = true
 	}
+	if !checked && len(files) < len(in.Files) {
+		// Whole files deleted (the files level): the package's other
+		// files may need what they declared.
+		kept := map[string]bool{}
+		for _, f := range files {
+			kept[f.Path] = true
+		}
+		for _, f := range in.Files {
+			if _, ok := x.Syntax(f.Path).(rewrite.SetChecker); ok && !kept[f.Path] && !x.unparsed[f.Path] {
+				checked = true
+				break
+			}
+		}
+	}
 	if checked && !x.setsCheck(in.Files, files) {
 		x.skip()
 		return false

@@ -201,3 +201,33 @@ func TestDirFilesFirst(t *testing.T) {
 		t.Errorf("result %q does not fail", got)
 	}
 }
+
+// TestDirFilesTypeCheck: the files level does not run a candidate that
+// deletes a Go file the package's other files need (it would not
+// compile): a.go alone does not type-check without b.go's G.
+func TestDirFilesTypeCheck(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pkg")
+	os.MkdirAll(dir, 0o755)
+	a := "package p\n\nfunc F() int { return G() }\n"
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte(a), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.go"), []byte("package p\n\n// G is the second, at last.\nfunc G() int { return 2 }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "c.go"), []byte("package p\n\nfunc H() int { return 3 }\n"), 0o644)
+	r := newReducer(t, dir, reduce.Min, 1, nil)
+	syn := &gosyntax.Syntax{}
+	r.Syntax = func(p string) rewrite.Syntax { return syn }
+	var ran []int
+	r.OnTest = func(e Event) {
+		if e.Level == "files" && !e.Cached {
+			ran = append(ran, e.Bytes)
+		}
+	}
+	sum := run(t, r)
+	for _, n := range ran {
+		if n == len(a) {
+			t.Errorf("the files level ran a.go alone (%d bytes), which does not type-check; tests: %v", n, ran)
+		}
+	}
+	if sum.Skipped == 0 {
+		t.Errorf("no candidate skipped")
+	}
+}
