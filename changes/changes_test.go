@@ -311,3 +311,41 @@ func TestFindRange(t *testing.T) {
 		t.Errorf("lines = %s", lines)
 	}
 }
+
+// TestFindMergeAndOtherFailure: a commit that fails otherwise than BAD
+// (a panic instead of a wrong result) is skipped like one that does not
+// build, and a merge is tested as one commit: its side branch is not
+// bisected.
+func TestFindMergeAndOtherFailure(t *testing.T) {
+	r := newGitRepo(t)
+	good := r.commit("calc", map[string]string{
+		"go.mod":       "module example.com/calc\n\ngo 1.21\n",
+		"calc.go":      calcV1,
+		"calc_test.go": calcTest,
+	})
+	r.commit("README", map[string]string{"README": "calc\n"})
+	panics := r.commit("calc: Mul panics on -1", map[string]string{
+		"calc.go": strings.Replace(calcV1, "\tr := 0\n", "\tif b == -1 {\n\t\tpanic(\"boom\")\n\t}\n\tr := 0\n", 1),
+	})
+	r.commit("calc: Mul does not panic", map[string]string{"calc.go": calcV1})
+	r.git("checkout", "-q", "-b", "side", "HEAD~1")
+	side := r.commit("side: Sub", map[string]string{"sub.go": "package calc\n\n// Sub subtracts.\nfunc Sub(a, b int) int { return a - b }\n", "calc.go": calcV1})
+	r.git("checkout", "-q", "main")
+	r.git("merge", "-q", "--no-edit", "side")
+	bug := r.commit("calc: abs", map[string]string{"calc.go": strings.Replace(calcV1, "if x < 0 {", "if x < -1 {", 1)})
+	res, err := Find(context.Background(), Config{Good: good, Dir: r.dir, Jobs: 2, Env: []string{"GOFLAGS=-mod=mod"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Commit == nil || res.Commit.Rev != bug {
+		t.Fatalf("commit = %+v, want %s", res.Commit, bug)
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].Rev != panics {
+		t.Errorf("skipped = %+v, want the commit that panics, %s", res.Skipped, panics)
+	}
+	for _, v := range append(res.Skipped, *res.Commit) {
+		if v.Rev == side {
+			t.Errorf("the side branch's commit %s was bisected", side)
+		}
+	}
+}
