@@ -259,7 +259,7 @@ func (a *analysis) rounds() []func() []rewrite.Edit {
 			func() []rewrite.Edit { return a.unwrap(d, false) },
 			func() []rewrite.Edit { return a.unwrap(d, true) })
 	}
-	rs = append(rs, a.params, a.args)
+	rs = append(rs, a.deleteDefs, a.params, a.args)
 	for d := range a.exprs {
 		rs = append(rs,
 			func() []rewrite.Edit { return a.operand(d, false) },
@@ -1000,6 +1000,82 @@ func (a *analysis) halveStrings() []rewrite.Edit {
 		}
 		if len(half) < len(lit.Value) {
 			out = append(out, a.repl(lit, half))
+		}
+	}
+	return out
+}
+
+// deleteDefs deletes each short variable declaration (x, y := E) with
+// the uses of its variables, each replaced by the zero value of its type:
+// a statement that computes a value the failure does not need goes, where
+// deleting it alone would leave its variables undefined, and replacing
+// the uses alone would leave them unused.
+func (a *analysis) deleteDefs() []rewrite.Edit {
+	if a.info == nil || a.info.Defs == nil {
+		return nil
+	}
+	uses := map[types.Object][]*ast.Ident{}
+	for id, obj := range a.info.Uses {
+		if _, ok := obj.(*types.Var); ok {
+			uses[obj] = append(uses[obj], id)
+		}
+	}
+	// Uses where a value cannot stand: assigned, incremented, addressed.
+	lvalue := map[*ast.Ident]bool{}
+	mark := func(e ast.Expr) {
+		if id, ok := e.(*ast.Ident); ok {
+			lvalue[id] = true
+		}
+	}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				mark(l)
+			}
+		case *ast.IncDecStmt:
+			mark(n.X)
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				mark(n.X)
+			}
+		case *ast.RangeStmt:
+			mark(n.Key)
+			mark(n.Value)
+		}
+		return true
+	})
+	var out []rewrite.Edit
+	for _, list := range a.stmts {
+		for _, s := range list {
+			as, ok := s.(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE {
+				continue
+			}
+			e, n := a.del(as), 0
+			for _, l := range as.Lhs {
+				id, isID := l.(*ast.Ident)
+				if !isID {
+					ok = false
+					break
+				}
+				obj := a.info.Defs[id]
+				if obj == nil {
+					continue // _, or a variable declared before
+				}
+				for _, u := range uses[obj] {
+					z := a.zeroOf(u)
+					if z == "" || lvalue[u] {
+						ok = false
+						break
+					}
+					e = append(e, a.repl(u, z)...)
+					n++
+				}
+			}
+			if ok && n > 0 {
+				out = append(out, e)
+			}
 		}
 	}
 	return out

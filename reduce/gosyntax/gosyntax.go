@@ -131,7 +131,11 @@ func (s *Syntax) packageErrors(fset *token.FileSet, files []*ast.File) (map[stri
 		s.imp = importer.Default()
 	}
 	msgs := map[string]bool{}
-	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	info := &types.Info{
+		Types: map[ast.Expr]types.TypeAndValue{},
+		Defs:  map[*ast.Ident]types.Object{},
+		Uses:  map[*ast.Ident]types.Object{},
+	}
 	conf := types.Config{
 		Importer: s.imp,
 		Error: func(err error) {

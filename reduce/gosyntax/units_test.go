@@ -2,8 +2,11 @@ package gosyntax_test
 
 import (
 	"context"
+	"go/ast"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"regexp"
 	"testing"
 
@@ -207,5 +210,41 @@ var w = 1
 				t.Errorf("round %d: edit %v leaves a file that does not parse: %v\n%s", round, e, err, c)
 			}
 		}
+	}
+}
+
+// TestDeleteDefs: a short variable declaration goes with its uses, each
+// replaced by its type's zero value, where the oracle demands that the
+// only compile error be the original's (an unused variable): deleting
+// the declaration alone leaves line undefined, deleting its use alone
+// leaves line unused.
+func TestDeleteDefs(t *testing.T) {
+	const src = `package p
+
+import "runtime"
+
+func f() int {
+	probe := 1
+	_, _, line, _ := runtime.Caller(0)
+	return line * 2
+}
+`
+	fails := func(_ context.Context, s string) bool {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "p.go", s, 0)
+		if err != nil {
+			return false
+		}
+		var errs []string
+		conf := types.Config{Importer: importer.Default(), Error: func(err error) { errs = append(errs, err.(types.Error).Msg) }}
+		conf.Check("p", fset, []*ast.File{f}, nil)
+		return len(errs) == 1 && errs[0] == "declared and not used: probe"
+	}
+	got, err := rewrite.String(context.Background(), &gosyntax.Syntax{}, "p.go", src, fails, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "package p\n\nfunc f() {\n\tprobe := 1\n}\n"; got != want {
+		t.Errorf("reduced to\n%s\nwant\n%s", got, want)
 	}
 }
