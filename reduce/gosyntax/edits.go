@@ -1005,8 +1005,8 @@ func (a *analysis) halveStrings() []rewrite.Edit {
 	return out
 }
 
-// deleteDefs deletes each short variable declaration (x, y := E) with
-// the uses of its variables, each replaced by the zero value of its type:
+// deleteDefs deletes each short variable declaration (x, y := E), and
+// each var declaration in a function, with the uses of its variables, each replaced by the zero value of its type:
 // a statement that computes a value the failure does not need goes, where
 // deleting it alone would leave its variables undefined, and replacing
 // the uses alone would leave them unused.
@@ -1048,12 +1048,25 @@ func (a *analysis) deleteDefs() []rewrite.Edit {
 	var out []rewrite.Edit
 	for _, list := range a.stmts {
 		for _, s := range list {
-			as, ok := s.(*ast.AssignStmt)
-			if !ok || as.Tok != token.DEFINE {
+			var lhs []ast.Expr
+			switch s := s.(type) {
+			case *ast.AssignStmt:
+				if s.Tok == token.DEFINE {
+					lhs = s.Lhs
+				}
+			case *ast.DeclStmt:
+				// var x, y T = E
+				if g, isGen := s.Decl.(*ast.GenDecl); isGen && g.Tok == token.VAR && len(g.Specs) == 1 {
+					for _, id := range g.Specs[0].(*ast.ValueSpec).Names {
+						lhs = append(lhs, id)
+					}
+				}
+			}
+			if lhs == nil {
 				continue
 			}
-			e, n := a.del(as), 0
-			for _, l := range as.Lhs {
+			e, n, ok := a.del(s), 0, true
+			for _, l := range lhs {
 				id, isID := l.(*ast.Ident)
 				if !isID {
 					ok = false

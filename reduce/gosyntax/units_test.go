@@ -226,7 +226,8 @@ import "runtime"
 func f() int {
 	probe := 1
 	_, _, line, _ := runtime.Caller(0)
-	return line * 2
+	var twice int = line * 2
+	return twice
 }
 `
 	fails := func(_ context.Context, s string) bool {
