@@ -556,7 +556,10 @@ func runPeer(tool, culprit, dir string, c peerCase, jobs int, limit time.Duratio
 		cmd = exec.CommandContext(ctx, tool, append(append(args, script), names...)...)
 		cmd.Dir = dir
 	}
-	cmd.WaitDelay = 5 * time.Second
+	// At the limit, an interrupt: each tool then keeps its best result
+	// so far (culprit writes it and says so).
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 20 * time.Second
 	var stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
