@@ -558,13 +558,14 @@ func runPeer(tool, culprit, dir string, c peerCase, jobs int, limit time.Duratio
 	}
 	// At the limit, an interrupt: each tool then keeps its best result
 	// so far (culprit writes it and says so).
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cleanup := inGroup(cmd)
 	cmd.WaitDelay = 20 * time.Second
 	var stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
 	res.seconds = time.Since(start).Seconds()
+	cleanup()
 	if ctx.Err() != nil {
 		res.note = fmt.Sprintf("stopped at the %v limit", limit)
 	} else if err != nil {
