@@ -345,6 +345,31 @@ type reduceSummary struct {
 	Diff           *string  `json:"diff,omitempty"`
 }
 
+// runReducer reduces after the original was checked (checkErr, the
+// result of r.Check), the progress line cleared. It returns the summary,
+// whether an interrupt cut the reduction short (the best result so far
+// is then the result), and an exit status when the command ends here
+// (-1 otherwise).
+func runReducer(e *env, r *reducecmd.Reducer, checkErr error, p *progress) (reducecmd.Summary, bool, int) {
+	if checkErr != nil {
+		p.clear()
+		if e.ctx.Err() != nil {
+			errorf(e, "reduce: interrupted while checking the original")
+			return reducecmd.Summary{}, false, exitInterrupted
+		}
+		errorf(e, "reduce: %v", checkErr)
+		return reducecmd.Summary{}, false, exitUsage
+	}
+	sum, err := r.Reduce(e.ctx)
+	p.clear()
+	interrupted := err != nil && errors.Is(err, context.Canceled) && e.ctx.Err() != nil
+	if err != nil && !interrupted {
+		errorf(e, "reduce: %v", err)
+		return sum, false, exitFail
+	}
+	return sum, interrupted, -1
+}
+
 // reduceMain runs a checked reducer and reports.
 func reduceMain(e *env, f *reduceFlags, r *reducecmd.Reducer) int {
 	p := newProgress(e.stderr, f.verbose)
@@ -352,21 +377,9 @@ func reduceMain(e *env, f *reduceFlags, r *reducecmd.Reducer) int {
 	if f.verbose {
 		r.OnTest = func(ev reducecmd.Event) { logTest(e.stderr, ev) }
 	}
-	if err := r.Check(e.ctx); err != nil {
-		p.clear()
-		if e.ctx.Err() != nil {
-			errorf(e, "reduce: interrupted while checking the original")
-			return exitInterrupted
-		}
-		errorf(e, "reduce: %v", err)
-		return exitUsage
-	}
-	sum, err := r.Reduce(e.ctx)
-	p.clear()
-	interrupted := err != nil && errors.Is(err, context.Canceled) && e.ctx.Err() != nil
-	if err != nil && !interrupted {
-		errorf(e, "reduce: %v", err)
-		return exitFail
+	sum, interrupted, code := runReducer(e, r, r.Check(e.ctx), p)
+	if code >= 0 {
+		return code
 	}
 	result := r.Output
 	if r.Mode == reduce.Max {

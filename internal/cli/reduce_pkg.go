@@ -362,21 +362,9 @@ func reducePackage(e *env, f *reduceFlags, r *reducecmd.Reducer, p *pkgReduction
 		r.Command.Args = p.goTest("-overlay={}.overlay.json")
 		err = r.Check(e.ctx)
 	}
-	if err != nil {
-		pr.clear()
-		if e.ctx.Err() != nil {
-			errorf(e, "reduce: interrupted while checking the original")
-			return exitInterrupted
-		}
-		errorf(e, "reduce: %v", err)
-		return exitUsage
-	}
-	sum, err := r.Reduce(e.ctx)
-	pr.clear()
-	interrupted := err != nil && errors.Is(err, context.Canceled) && e.ctx.Err() != nil
-	if err != nil && !interrupted {
-		errorf(e, "reduce: %v", err)
-		return exitFail
+	sum, interrupted, code := runReducer(e, r, err, pr)
+	if code >= 0 {
+		return code
 	}
 	if err := p.assemble(); err != nil {
 		errorf(e, "reduce: assemble the result: %v", err)
