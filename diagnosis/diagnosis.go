@@ -144,7 +144,6 @@ func Diagnose(in Input) *Diagnosis {
 		w = *in.Weights
 	}
 	s := in.Spectra
-	d := &Diagnosis{Failing: s.Failed(), Passing: s.Passed(), Weights: w}
 	ochiai, _ := spectrum.MetricByName("ochiai", 2)
 
 	type acc struct {
@@ -236,7 +235,7 @@ func Diagnose(in Input) *Diagnosis {
 		executed = append(executed, a.Line)
 	}
 	r := Rank(executed, w)
-	r.Failing, r.Passing = d.Failing, d.Passing
+	r.Failing, r.Passing = s.Failed(), s.Passed()
 	return r
 }
 
