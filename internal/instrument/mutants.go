@@ -40,10 +40,13 @@ type mutator struct {
 	src   []byte
 	path  string
 	lines map[int]bool
-	next  *int // the next mutant number, shared by every file of a build
-	sites []MutantSite
-	edits []insertion
-	seq   int
+	// imports are the packages this file imports by name, by path
+	// (typeName's cache).
+	imports map[string]*types.PkgName
+	next    *int // the next mutant number, shared by every file of a build
+	sites   []MutantSite
+	edits   []insertion
+	seq     int
 }
 
 func (m *mutator) add(n ast.Node, op string) int {
@@ -71,23 +74,47 @@ func (m *mutator) off(p token.Pos) int { return m.tok.Offset(p) }
 
 func (m *mutator) text(n ast.Node) string { return string(m.src[m.off(n.Pos()):m.off(n.End())]) }
 
-// typeText returns how to name e's type in this file, "" when it cannot
-// be named (an unexported type of another package, an untyped constant).
+// typeText returns how to name e's type where e is, "" when it cannot
+// be named there (see typeName).
 func (m *mutator) typeText(e ast.Expr) string {
 	t := m.info.TypeOf(e)
 	if t == nil {
 		return ""
 	}
+	return m.typeName(t, e.Pos())
+}
+
+// typeName returns how to name t at pos in this file: types of other
+// packages through the name this file imports them by. It is "" when t
+// cannot be named there: an untyped constant's type, a type of a
+// package this file does not import (or imports with a dot or a
+// blank), or one whose import name a declaration at pos shadows.
+func (m *mutator) typeName(t types.Type, pos token.Pos) string {
 	if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
 		return ""
+	}
+	if m.imports == nil {
+		m.imports = map[string]*types.PkgName{}
+		for _, spec := range m.file.Imports {
+			if pn := m.info.PkgNameOf(spec); pn != nil && pn.Name() != "_" && pn.Name() != "." {
+				m.imports[pn.Imported().Path()] = pn
+			}
+		}
 	}
 	ok := true
 	s := types.TypeString(t, func(p *types.Package) string {
 		if p == m.pkg {
 			return ""
 		}
-		ok = false
-		return p.Name()
+		pn := m.imports[p.Path()]
+		if pn == nil {
+			ok = false
+			return p.Name()
+		}
+		if _, o := m.pkg.Scope().Innermost(pos).LookupParent(pn.Name(), pos); o != pn {
+			ok = false // shadowed here
+		}
+		return pn.Name()
 	})
 	if !ok {
 		return ""
@@ -177,11 +204,11 @@ func (m *mutator) mutate() {
 	ast.Inspect(m.file, visit)
 }
 
-// zero makes a call's mutant that yields its result type's zero value
+// zero makes a call's mutant that yields its results' zero values
 // instead of calling: a call computing the wrong value is a fault the
-// other operators cannot reach ("host := getHost(req)"). Only calls of
-// functions (not conversions or builtins) with one result of a type
-// this file can name, whose result is read.
+// other operators cannot reach ("host := getHost(req)", "_, err :=
+// convert(v, ty)"). Only calls of functions (not conversions or
+// builtins), whose results are read, of types this file can name.
 func (m *mutator) zero(call *ast.CallExpr) {
 	if !m.on(call) {
 		return
@@ -189,15 +216,30 @@ func (m *mutator) zero(call *ast.CallExpr) {
 	if tv, ok := m.info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
 		return
 	}
-	if _, tuple := m.info.TypeOf(call).(*types.Tuple); tuple {
+	var names []string
+	switch t := m.info.TypeOf(call).(type) {
+	case nil:
 		return
+	case *types.Tuple:
+		for i := 0; i < t.Len(); i++ {
+			names = append(names, m.typeName(t.At(i).Type(), call.Pos()))
+		}
+	default:
+		names = append(names, m.typeName(t, call.Pos()))
 	}
-	t := m.typeText(call)
-	if t == "" {
-		return
+	zeros := make([]string, len(names))
+	for i, n := range names {
+		if n == "" {
+			return
+		}
+		zeros[i] = "*new(" + n + ")"
+	}
+	results := strings.Join(names, ", ")
+	if len(names) > 1 {
+		results = "(" + results + ")"
 	}
 	id := m.add(call, "zero")
-	m.open(m.off(call.Pos()), fmt.Sprintf("func() %s { if %s { return *new(%s) }; return ", t, guard(id), t))
+	m.open(m.off(call.Pos()), fmt.Sprintf("func() %s { if %s { return %s }; return ", results, guard(id), strings.Join(zeros, ", ")))
 	m.close(m.off(call.End()), " }()")
 }
 
@@ -348,7 +390,8 @@ func (m *mutator) binary(x *ast.BinaryExpr) {
 	m.close(m.off(x.End()), " }()")
 }
 
-// statements makes deletion mutants of simple statements of a list.
+// statements makes deletion mutants of simple statements of a list:
+// calls, increments, assignments and loops' break and continue.
 func (m *mutator) statements(list []ast.Stmt) {
 	for _, s := range list {
 		if !m.on(s) {
@@ -364,6 +407,12 @@ func (m *mutator) statements(list []ast.Stmt) {
 				}
 			}
 		case *ast.IncDecStmt:
+		case *ast.BranchStmt:
+			// A loop that should not stop or skip: unlabelled break and
+			// continue (deleting a label's last use would not compile).
+			if x.Label != nil || x.Tok != token.BREAK && x.Tok != token.CONTINUE {
+				continue
+			}
 		case *ast.AssignStmt:
 			if x.Tok == token.DEFINE {
 				continue

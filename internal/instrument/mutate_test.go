@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +18,7 @@ func TestMutate(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/mutate")
 	file, sum := filepath.Join(dir, "mid.go"), filepath.Join(dir, "sum.go")
 	var all []int
-	for l := 1; l <= 28; l++ {
+	for l := 1; l <= 40; l++ {
 		all = append(all, l)
 	}
 	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: all, sum: all}, Order: []string{file, sum},
@@ -31,7 +32,9 @@ func TestMutate(t *testing.T) {
 	}
 	ops := map[string]bool{}
 	fixed := false
+	at := map[string]bool{} // "file:line op"
 	for _, m := range res.Mutants {
+		at[fmt.Sprintf("%s:%d %s", filepath.Base(m.File), m.Line, m.Operator)] = true
 		op, _, _ := strings.Cut(m.Operator, " ")
 		ops[op] = true
 		if m.Failing != 1 || m.Passing != 2 {
@@ -50,6 +53,13 @@ func TestMutate(t *testing.T) {
 	for _, op := range []string{"negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "var", "zero"} {
 		if !ops[op] {
 			t.Errorf("no %q mutant", op)
+		}
+	}
+	// Loops' continue and break are deleted; a call of two results of
+	// another package's types yields their zero values.
+	for _, want := range []string{"sum.go:28 delete", "sum.go:31 delete", "sum.go:33 zero", "sum.go:37 var total"} {
+		if !at[want] {
+			t.Errorf("no mutant %s", want)
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package mutate
 
+import "time"
+
 // Sum adds the first n elements.
 func Sum(xs []int, n int) int {
 	s, m := 0, len(xs)
@@ -15,4 +17,24 @@ func Mean(xs []int, n int) int {
 		return 0
 	}
 	return Sum(xs, n) / n
+}
+
+// Total adds the durations of a list, skipping empty fields and
+// stopping at "end".
+func Total(fields []string) (time.Duration, error) {
+	var total time.Duration
+	for _, f := range fields {
+		if f == "" {
+			continue
+		}
+		if f == "end" {
+			break
+		}
+		d, err := time.ParseDuration(f)
+		if err != nil {
+			return 0, err
+		}
+		total += d
+	}
+	return total, nil
 }
