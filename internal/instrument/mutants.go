@@ -438,7 +438,13 @@ func (m *mutator) apply() []byte {
 			m.edits[i].nest = m.edits[i].seq
 		}
 	}
-	r := &fileRewriter{fset: m.fset, file: m.file, tokFile: m.tok, src: m.src, path: m.path, edits: m.edits}
+	r := &fileRewriter{fset: m.fset, info: m.info, file: m.file, tokFile: m.tok, src: m.src, path: m.path, edits: m.edits}
+	// Mutants name types as go/types prints them ("any"), which a file
+	// older than go1.18 may not: compiled as go1.21, as the
+	// instrumenter compiles it, it may (directives.go).
+	if !r.goVersionAtLeast(raisedVersion) {
+		r.raiseVersion()
+	}
 	return r.apply()
 }
 

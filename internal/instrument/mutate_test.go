@@ -96,3 +96,26 @@ func TestMutateHazards(t *testing.T) {
 		t.Errorf("%d mutants, want more than 100", len(res.Mutants))
 	}
 }
+
+// TestMutateOldGo makes mutants in a module declaring go 1.14 whose
+// types print as "any": they compile (the mutated file is raised to
+// go1.21, as instrumented files are), with nothing left unbuilt.
+func TestMutateOldGo(t *testing.T) {
+	if goMinor(runtimeGoVersion(t)) < raiseMin {
+		t.Skip("the go command is older than go1.21: files are not raised")
+	}
+	dir, _ := filepath.Abs("testdata/mutateold")
+	file := filepath.Join(dir, "old.go")
+	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: {9, 10, 11, 12, 13, 14, 15, 16}}, Order: []string{file},
+		Failing: map[string][]string{"example.com/mutateold": {"TestFirst"}}, Budget: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := false
+	for _, m := range res.Mutants {
+		zero = zero || m.Operator == "zero" && m.Line == 12
+	}
+	if res.Unbuilt != 0 || !zero {
+		t.Errorf("unbuilt %d, a zero mutant of reflect.ValueOf(v).Interface(): %v; notes %v", res.Unbuilt, zero, res.Notes)
+	}
+}

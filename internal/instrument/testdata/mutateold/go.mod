@@ -1,0 +1,3 @@
+module example.com/mutateold
+
+go 1.14
