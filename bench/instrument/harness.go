@@ -56,6 +56,8 @@ type result struct {
 	FailedPlain []string // excluded
 	Plain       *run
 	Runs        map[string]*run
+	Fault       *fault // the analyses' runs, when the harness runs them
+	Load        string // the machine's load averages (1, 5, 15 min) when the module started
 	Err         string
 }
 
@@ -66,28 +68,42 @@ type harness struct {
 	log      io.Writer
 	timeout  time.Duration
 	repeat   int // runs of each configuration; the fastest is timed
+	// culprit is the binary that runs the analyses on an injected fault
+	// ("" runs none); tries bounds the mutants tried to find one, floor
+	// is the least time limit of an analysis (10x the plain run else).
+	culprit string
+	tries   int
+	floor   time.Duration
 }
 
 // runModule runs one module plain and in every variant.
-func (h *harness) runModule(ctx context.Context, m proof.Module) *result {
-	res := &result{Module: m.Path, Runs: map[string]*run{}}
+func (h *harness) runModule(ctx context.Context, m entry) *result {
+	res := &result{Module: m.name(), Runs: map[string]*run{}, Load: loadAverage()}
 	dir, version, err := proof.Download(ctx, h.work, m.Path)
 	if err != nil {
 		res.Err = err.Error()
 		return res
 	}
 	res.Version = version
+	if dir, err = arrange(ctx, dir, m.Layout); err != nil {
+		res.Err = err.Error()
+		return res
+	}
 	pkgs := m.Patterns()
-	fmt.Fprintf(h.log, "%s@%s: plain\n", m.Path, version)
-	plain, err := h.timed(ctx, dir, pkgs, 0)
+	fmt.Fprintf(h.log, "%s@%s: plain\n", m.name(), version)
+	plain, err := h.timed(ctx, dir, pkgs, 0, m.Flags)
 	if err != nil {
 		res.Err = err.Error()
 		return res
 	}
 	res.Plain = plain
+	if plain.Exit != 0 && len(plain.Outcomes) == 0 {
+		res.Err = "fails plain: " + lastLines(plain.Output, 3)
+		return res
+	}
 	for _, v := range h.variants {
-		fmt.Fprintf(h.log, "%s@%s: -events %s\n", m.Path, version, v.Name)
-		r, err := h.timed(ctx, dir, pkgs, v.Events)
+		fmt.Fprintf(h.log, "%s@%s: -events %s\n", m.name(), version, v.Name)
+		r, err := h.timed(ctx, dir, pkgs, v.Events, m.Flags)
 		if err != nil {
 			res.Err = fmt.Sprintf("%s: %v", v.Name, err)
 			return res
@@ -116,7 +132,7 @@ func (h *harness) runModule(ctx context.Context, m proof.Module) *result {
 		for _, v := range h.variants {
 			if got := res.Runs[v.Name].Outcomes[k]; got != want {
 				what := fmt.Sprintf("%s: plain %s, -events %s %s", name, want, v.Name, orNone(got))
-				if k.Test != packageTest && h.rerun(ctx, dir, k, v, want) {
+				if k.Test != packageTest && h.rerun(ctx, dir, k, v, want, m.Flags) {
 					res.Flaky = append(res.Flaky, what+", then "+want+" alone")
 					continue
 				}
@@ -137,6 +153,9 @@ func (h *harness) runModule(ctx context.Context, m proof.Module) *result {
 			}
 		}
 	}
+	if h.culprit != "" {
+		res.Fault = h.analyze(ctx, m, dir, plain)
+	}
 	return res
 }
 
@@ -147,13 +166,13 @@ const packageTest = "(package)"
 // whether it then ended as it did plain: a test whose outcome depends on
 // timing (a clock read twice, a goroutine an earlier test left running,
 // a 10 ms TTL) is reported as flaky, not as a divergence.
-func (h *harness) rerun(ctx context.Context, dir string, k testKey, v variant, want string) bool {
+func (h *harness) rerun(ctx context.Context, dir string, k testKey, v variant, want string, flags []string) bool {
 	var pat []string
 	for _, part := range strings.Split(k.Test, "/") {
 		pat = append(pat, "^"+regexp.QuoteMeta(part)+"$")
 	}
 	for i := 0; i < 2; i++ {
-		r, err := h.goTest(ctx, dir, []string{k.Package}, v.Events, "-run", strings.Join(pat, "/"))
+		r, err := h.goTest(ctx, dir, []string{k.Package}, v.Events, append([]string{"-run", strings.Join(pat, "/")}, flags...)...)
 		if err != nil {
 			return false
 		}
@@ -174,13 +193,13 @@ func orNone(s string) string {
 // timed runs goTest h.repeat times and returns the first run with the
 // shortest run time of all: suites that run in milliseconds are noise on
 // a shared machine otherwise.
-func (h *harness) timed(ctx context.Context, dir string, pkgs []string, events trace.EventSet) (*run, error) {
-	best, err := h.goTest(ctx, dir, pkgs, events)
+func (h *harness) timed(ctx context.Context, dir string, pkgs []string, events trace.EventSet, flags []string) (*run, error) {
+	best, err := h.goTest(ctx, dir, pkgs, events, flags...)
 	if err != nil {
 		return nil, err
 	}
 	for i := 1; i < h.repeat; i++ {
-		r, err := h.goTest(ctx, dir, pkgs, events)
+		r, err := h.goTest(ctx, dir, pkgs, events, flags...)
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +212,7 @@ func (h *harness) timed(ctx context.Context, dir string, pkgs []string, events t
 func (h *harness) goTest(ctx context.Context, dir string, pkgs []string, events trace.EventSet, extra ...string) (*run, error) {
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	flags := append([]string{"-json", "-p=1"}, extra...)
+	flags := append([]string{"-json", "-p=1", "-timeout", h.timeout.String()}, extra...)
 	var out bytes.Buffer
 	r := &run{}
 	start := time.Now()
@@ -291,4 +310,19 @@ func parseJSON(data []byte) (map[testKey]string, float64, string) {
 		}
 	}
 	return out, elapsed, other.String()
+}
+
+// loadAverage returns the 1, 5 and 15 minute load averages of the
+// machine, "?" where /proc/loadavg cannot be read: the ratios of runs on
+// a shared machine mean little without it.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }

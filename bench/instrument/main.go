@@ -1,17 +1,27 @@
 //go:build unix
 
 // Command instrument is the proof of culprit's instrumentation on code
-// nobody here wrote: for each module (the latest version from the module
-// proxy, copied out of the module cache to run as the main module), it
-// runs the tests plain and under culprit test for each event kind,
-// compares every test's outcome and prints a table: tests compared,
-// identical outcomes, the test binaries' run time plain and instrumented
-// (build time apart: wall minus run), the ratio, trace bytes and peak
-// memory. Tests that fail plain are excluded and named.
+// nobody here wrote: for each module of the corpus (corpus.go: the latest
+// version from the module proxy, copied out of the module cache to run as
+// the main module, some vendored, in a go.work workspace or holding a
+// nested module), it runs the tests plain and under culprit test for each
+// event kind, compares every test's outcome and prints a table: tests
+// compared, identical outcomes, the test binaries' run time plain and
+// instrumented (build time apart: wall minus run), the ratio, trace bytes,
+// peak memory and the machine's load. Tests that fail plain are excluded
+// and named.
+//
+// Then, unless -analyses=false, it injects a fault into each module (a
+// single-statement mutant that fails a test passing plain, as
+// bench/slice does) and runs culprit rank, slice, flow -test and mine on
+// the mutated package, printing a second table: each analysis's exit
+// status, wall time as a multiple of the package's plain go test, and
+// peak RSS. An analysis fails when it panics, exits non-zero, runs past
+// 10x the plain run (at least -floor) or needs more than 8 GiB.
 //
 // Usage:
 //
-//	go run ./bench/instrument [-modules a,b] [-events stmt,all] [-work DIR] [-markdown]
+//	go run ./bench/instrument [-modules a,b] [-events stmt,all] [-work DIR] [-markdown] [-analyses=false]
 package main
 
 import (
@@ -20,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -29,33 +40,48 @@ import (
 )
 
 func main() {
-	mods := flag.String("modules", "", "comma-separated module paths (default: all of the proof)")
+	mods := flag.String("modules", "", "comma-separated module paths, a layout in parentheses (\"github.com/spf13/cobra (vendor)\"); default: all of the proof")
 	events := flag.String("events", "stmt,branch,func,all", "comma-separated event kinds to run, each a culprit test -events value")
 	work := flag.String("work", "", "work directory (default: a temporary one, removed)")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	timeout := flag.Duration("timeout", 20*time.Minute, "time limit of one go test run")
 	repeat := flag.Int("repeat", 1, "run each configuration `N` times and time the fastest run")
+	analyses := flag.Bool("analyses", true, "also run culprit rank, slice, flow -test and mine on a fault injected into each module")
+	bin := flag.String("culprit", "", "the culprit `binary` of the analyses (default: built from this checkout)")
+	tries := flag.Int("tries", 12, "mutants tried per module to find one that fails a test")
+	floor := flag.Duration("floor", 5*time.Minute, "least time limit of an analysis (it is 10x the plain run otherwise)")
 	flag.Parse()
 
 	h, cleanup, err := newHarness(*work, *events, *timeout, os.Stderr)
-	h.repeat = max(*repeat, 1)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "instrument:", err)
 		os.Exit(2)
 	}
 	defer cleanup()
-	list := proof.Select(*mods)
+	h.repeat = max(*repeat, 1)
+	h.tries, h.floor = *tries, *floor
+	if *analyses {
+		if h.culprit, err = proof.Culprit(h.work, *bin); err != nil {
+			fmt.Fprintln(os.Stderr, "instrument:", err)
+			os.Exit(2)
+		}
+	}
+	list := selectEntries(*mods)
 	var results []*result
 	bad := false
 	for _, m := range list {
 		r := h.runModule(context.Background(), m)
 		results = append(results, r)
 		h.print(os.Stderr, []*result{r}, false) // progress
-		if r.Err != "" || len(r.Diverged) > 0 {
+		if r.Err != "" || len(r.Diverged) > 0 || len(r.analysisFailures()) > 0 {
 			bad = true
 		}
 	}
 	h.print(os.Stdout, results, *markdown)
+	if h.culprit != "" {
+		fmt.Println()
+		printAnalyses(os.Stdout, results, *markdown)
+	}
 	if bad {
 		os.Exit(1)
 	}
@@ -72,7 +98,10 @@ func newHarness(work, events string, timeout time.Duration, log io.Writer) (*har
 	} else if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, nil, err
 	}
-	h := &harness{work: work, log: log, timeout: timeout}
+	if abs, err := filepath.Abs(work); err == nil {
+		work = abs
+	}
+	h := &harness{work: work, log: log, timeout: timeout, repeat: 1, tries: 12, floor: 5 * time.Minute}
 	for _, e := range strings.Split(events, ",") {
 		set, err := trace.ParseEvents(e)
 		if err != nil {
@@ -90,11 +119,11 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 		head = append(head, v.Name+" s", v.Name+" ratio")
 	}
 	lastName := h.variants[len(h.variants)-1].Name
-	head = append(head, "build s plain/"+lastName, "trace bytes ("+lastName+")", "records ("+lastName+")", "bytes per M records", "peak RSS MiB plain/"+lastName)
+	head = append(head, "build s plain/"+lastName, "trace bytes ("+lastName+")", "records ("+lastName+")", "bytes per M records", "peak RSS MiB plain/"+lastName, "load")
 	var rows [][]string
 	for _, r := range results {
 		if r.Plain == nil || r.Err != "" {
-			rows = append(rows, []string{r.Module, r.Version, "error: " + r.Err})
+			rows = append(rows, []string{r.Module, r.Version, "error: " + r.Err, r.Load})
 			continue
 		}
 		row := []string{r.Module, r.Version, fmt.Sprint(r.Tests), fmt.Sprint(r.Identical), fmt.Sprintf("%.2f", r.Plain.Elapsed)}
@@ -106,7 +135,7 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 		}
 		row = append(row, fmt.Sprintf("%.1f/%.1f", r.Plain.Wall-r.Plain.Elapsed, last.Wall-last.Elapsed),
 			fmt.Sprint(last.TraceBytes), fmt.Sprint(last.Calls), perMillion(last.TraceBytes, last.Calls),
-			fmt.Sprintf("%d/%d", r.Plain.MaxRSS/1024, last.MaxRSS/1024))
+			fmt.Sprintf("%d/%d", r.Plain.MaxRSS/1024, last.MaxRSS/1024), r.Load)
 		rows = append(rows, row)
 	}
 	// The total row: run times summed over the modules, so that the many
@@ -146,6 +175,9 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 		tw.Flush()
 	}
 	for _, r := range results {
+		if r.Plain != nil && r.Err == "" && r.Tests == 0 {
+			fmt.Fprintf(w, "no test compared: %s (%s)\n", r.Module, orNone(lastLines(r.Plain.Output, 2)))
+		}
 		for _, f := range r.FailedPlain {
 			fmt.Fprintf(w, "excluded (fails plain): %s\n", f)
 		}
@@ -174,4 +206,64 @@ func perMillion(bytes int64, records int) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f MB", float64(bytes)/float64(records))
+}
+
+// analysisFailures names the module's analyses that failed, and why.
+func (r *result) analysisFailures() []string {
+	if r.Fault == nil {
+		return nil
+	}
+	var out []string
+	for _, a := range r.Fault.Analyses {
+		if why := a.failed(); why != "" {
+			out = append(out, a.Name+": "+why)
+		}
+	}
+	return out
+}
+
+// printAnalyses writes the analyses' table: per module the injected
+// fault, the failing test, the plain run of its package, and for each
+// analysis its exit status, its wall time as a multiple of the plain
+// run's and its peak RSS; then the failures and the modules without a
+// fault.
+func printAnalyses(w io.Writer, results []*result, markdown bool) {
+	head := []string{"module", "fault", "test", "plain s"}
+	for _, n := range analysisNames {
+		head = append(head, n+" exit/ratio/MiB")
+	}
+	rows := [][]string{head}
+	sums := map[string]float64{}
+	var plainSum float64
+	for _, r := range results {
+		f := r.Fault
+		if f == nil || f.Err != "" {
+			continue
+		}
+		row := []string{r.Module, f.Package + ": " + f.Mutant, f.Test, fmt.Sprintf("%.1f", f.PlainWall)}
+		plainSum += f.PlainWall
+		for _, a := range f.Analyses {
+			sums[a.Name] += a.Wall
+			cell := fmt.Sprintf("%d/%s/%d", a.Exit, ratio(a.Wall, f.PlainWall), a.RSS>>10)
+			if a.failed() != "" {
+				cell = "**" + cell + "**"
+			}
+			row = append(row, cell)
+		}
+		rows = append(rows, row)
+	}
+	total := []string{"total (wall s summed)", "", "", fmt.Sprintf("%.1f", plainSum)}
+	for _, n := range analysisNames {
+		total = append(total, fmt.Sprintf("%.0f s, %s", sums[n], ratio(sums[n], plainSum)))
+	}
+	rows = append(rows, total)
+	proof.WriteTable(w, rows, markdown)
+	for _, r := range results {
+		if r.Fault != nil && r.Fault.Err != "" {
+			fmt.Fprintf(w, "no analyses: %s: %s\n", r.Module, r.Fault.Err)
+		}
+		for _, f := range r.analysisFailures() {
+			fmt.Fprintf(w, "ANALYSIS FAILED: %s: %s\n", r.Module, f)
+		}
+	}
 }

@@ -1,0 +1,256 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/culprit-go/culprit/bench/internal/proof"
+)
+
+// analysisNames are the analyses run on every module, in order.
+var analysisNames = []string{"rank", "slice", "flow", "mine"}
+
+// maxRSS is the peak memory past which an analysis fails: 8 GiB, in KiB.
+const maxRSS = 8 << 20
+
+// analysis is one culprit command's run on a module's injected fault.
+type analysis struct {
+	Name     string
+	Exit     int
+	Wall     float64 // seconds
+	RSS      int64   // KiB: culprit or its largest child (go, the compiler, the test binary)
+	Crashed  bool    // panicked or died of a signal
+	TimedOut bool    // killed at the limit
+	Note     string  // the end of its standard error when it failed
+}
+
+// failed says why the analysis failed, "" when it did not: a panic, a
+// run killed at the limit, more than 8 GiB, or an exit status other than
+// 0 (each command exits 0 when it wrote its result).
+func (a analysis) failed() string {
+	switch {
+	case a.Crashed:
+		return "crashed: " + a.Note
+	case a.TimedOut:
+		return fmt.Sprintf("killed after %.0f s", a.Wall)
+	case a.RSS > maxRSS:
+		return fmt.Sprintf("peak RSS %d MiB", a.RSS>>10)
+	case a.Exit != 0:
+		return fmt.Sprintf("exit %d: %s", a.Exit, a.Note)
+	}
+	return ""
+}
+
+// fault is a module's injected fault and the analyses run on it.
+type fault struct {
+	Mutant    string // file:line op: what changed
+	Tried     int    // mutants tried until one failed a test
+	Package   string // the mutated package, "./dir"
+	Test      string // a test the mutant fails
+	PlainWall float64
+	PlainRSS  int64
+	Analyses  []analysis
+	Err       string // no fault found, or the plain run failed
+}
+
+// analyze injects a fault into the module copy in dir, a single-statement
+// mutant that fails a test of its package that passed plain (as
+// bench/slice does), and runs culprit rank, slice, flow -test and mine on
+// that package, timing each against the package's plain go test.
+func (h *harness) analyze(ctx context.Context, m entry, dir string, plain *run) *fault {
+	f := &fault{}
+	if err := h.inject(ctx, m, dir, plain, f); err != nil {
+		f.Err = err.Error()
+	}
+	return f
+}
+
+func (h *harness) inject(ctx context.Context, m entry, dir string, plain *run, f *fault) error {
+	tested, err := testedDirs(ctx, dir, m.Patterns())
+	if err != nil {
+		return err
+	}
+	cands, err := proof.Candidates(dir)
+	if err != nil {
+		return err
+	}
+	for _, c := range proof.Order(cands, 1) {
+		if f.Tried >= h.tries {
+			break
+		}
+		pkg := "./" + path.Dir(c.File)
+		if pkg == "./." {
+			pkg = "."
+		}
+		if !tested[pkg] {
+			continue
+		}
+		f.Tried++
+		file := filepath.Join(dir, filepath.FromSlash(c.File))
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(file, c.Apply(src), 0o644); err != nil {
+			return err
+		}
+		test, err := h.failingTest(ctx, dir, pkg, m.Flags, plain)
+		if err != nil || test == "" {
+			os.WriteFile(file, src, 0o644)
+			continue
+		}
+		fmt.Fprintf(h.log, "%s: %s fails %s\n", m.name(), c, test)
+		f.Mutant, f.Package, f.Test = c.String(), pkg, test
+		err = h.runAnalyses(ctx, dir, m, f)
+		os.WriteFile(file, src, 0o644)
+		return err
+	}
+	return fmt.Errorf("none of %d mutants tried fails a test that passes plain", f.Tried)
+}
+
+// testedDirs returns the packages the patterns match that have tests,
+// as "./dir" relative to dir ("." for the root).
+func testedDirs(ctx context.Context, dir string, patterns []string) (map[string]bool, error) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e", "-f", "{{.Dir}} {{len .TestGoFiles}} {{len .XTestGoFiles}}"}, patterns...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %w", err)
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	tested := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) != 3 || (fields[1] == "0" && fields[2] == "0") {
+			continue
+		}
+		rel, err := filepath.Rel(root, fields[0])
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		if rel == "." {
+			tested["."] = true
+		} else {
+			tested["./"+filepath.ToSlash(rel)] = true
+		}
+	}
+	return tested, nil
+}
+
+// failingTest runs the package's tests (the mutant in place) and returns
+// a leaf test that fails and passed plain, "" when none does or the
+// package does not build.
+func (h *harness) failingTest(ctx context.Context, dir, pkg string, flags []string, plain *run) (string, error) {
+	r, err := h.goTest(ctx, dir, []string{pkg}, 0, append([]string{"-failfast"}, flags...)...)
+	if err != nil {
+		return "", err
+	}
+	var failed []testKey
+	for k, o := range r.Outcomes {
+		if o == "fail" && k.Test != packageTest && plain.Outcomes[k] != "fail" {
+			failed = append(failed, k)
+		}
+	}
+	if strings.Contains(r.Output, "build failed") || strings.Contains(r.Output, "setup failed") {
+		return "", nil
+	}
+	best := ""
+	for _, k := range failed {
+		leaf := true
+		for _, o := range failed {
+			if o.Package == k.Package && strings.HasPrefix(o.Test, k.Test+"/") {
+				leaf = false
+			}
+		}
+		if leaf && (best == "" || k.Test < best) {
+			best = k.Test
+		}
+	}
+	return best, nil
+}
+
+// runAnalyses times the package's plain run with the fault in place, then
+// runs each analysis on it.
+func (h *harness) runAnalyses(ctx context.Context, dir string, m entry, f *fault) error {
+	goFlags := append([]string{"-vet=off"}, m.Flags...)
+	plain, err := h.command(ctx, dir, time.Duration(h.timeout), "go", append(append([]string{"test", "-count=1"}, goFlags...), f.Package)...)
+	if err != nil {
+		return fmt.Errorf("plain run of %s: %w", f.Package, err)
+	}
+	f.PlainWall, f.PlainRSS = plain.Wall, plain.RSS
+	limit := max(time.Duration(10*plain.Wall*float64(time.Second)), h.floor)
+	top, _, _ := strings.Cut(f.Test, "/")
+	run := "^" + regexp.QuoteMeta(top) + "$"
+	after := append([]string{"--"}, goFlags...)
+	args := map[string][]string{
+		"rank":  {"rank", f.Package},
+		"slice": {"slice", "-test", f.Test, "-run", run, f.Package},
+		"flow":  {"flow", "-test", f.Test, "-run", run, f.Package},
+		"mine":  {"mine", f.Package},
+	}
+	for _, name := range analysisNames {
+		fmt.Fprintf(h.log, "%s: culprit %s\n", m.name(), strings.Join(args[name], " "))
+		a, err := h.command(ctx, dir, limit, h.culprit, append(args[name], after...)...)
+		if err != nil {
+			return fmt.Errorf("culprit %s: %w", name, err)
+		}
+		a.Name = name
+		f.Analyses = append(f.Analyses, a)
+	}
+	return nil
+}
+
+// command runs name with args in dir, in a process group of its own
+// killed whole at the limit, and measures it.
+func (h *harness) command(ctx context.Context, dir string, limit time.Duration, name string, args ...string) (analysis, error) {
+	var a analysis
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stdout = &bytes.Buffer{}
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	a.Wall = time.Since(start).Seconds()
+	if cmd.ProcessState == nil {
+		return a, err
+	}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) && !errors.Is(err, exec.ErrWaitDelay) {
+		return a, err
+	}
+	a.Exit = cmd.ProcessState.ExitCode()
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		a.RSS = int64(ru.Maxrss)
+	}
+	a.TimedOut = ctx.Err() != nil
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	se := stderr.String()
+	// A Go panic exits with status 2 and a stack; culprit's own has
+	// culprit's frames in it.
+	a.Crashed = (ws.Signaled() && !a.TimedOut) || (a.Exit == 2 && strings.Contains(se, "panic: ") && strings.Contains(se, "github.com/culprit-go/culprit/"))
+	if a.Exit != 0 || a.Crashed {
+		a.Note = lastLines(se, 3)
+	}
+	return a, nil
+}
