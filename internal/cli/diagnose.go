@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/culprit-go/culprit/deps"
@@ -30,6 +32,7 @@ type diagFlags struct {
 	testFiles bool
 	slices    int // failing tests of the group to slice (0: none)
 	mutation  mutationFlags
+	timeout   time.Duration // the whole command's limit (0: autoLimit after the test run; negative: none)
 }
 
 // maxSliced is how many failing tests of a group are sliced by default.
@@ -55,13 +58,30 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	progress := newStages(e, "rank")
 	progress.say("running the tests instrumented")
 	t0 := time.Now()
+	// -timeout bounds the whole command; without it the evidence after
+	// the test run gets autoLimit of the run.
+	ctx := e.ctx
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(e.ctx, f.timeout)
+		defer cancel()
+	}
 	// The module's packages the tests import are recorded too: the
 	// fault need not be in the tested package.
-	more, err := instrument.ModuleImports(e.ctx, instrument.Config{Packages: pkgs, GoFlags: goFlags})
-	if err != nil {
-		return instrumentFailed(e, "rank", err)
+	var res *instrument.Result
+	more, err := instrument.ModuleImports(ctx, instrument.Config{Packages: pkgs, GoFlags: goFlags})
+	if err == nil {
+		res, err = instrument.Run(ctx, instrument.Config{Packages: pkgs, Instrument: more, Events: spectrum.Needs(kinds), GoFlags: flags, Stdout: w, Stderr: w})
 	}
-	res, err := instrument.Run(e.ctx, instrument.Config{Packages: pkgs, Instrument: more, Events: spectrum.Needs(kinds), GoFlags: flags, Stdout: w, Stderr: w})
+	if err != nil && ctx.Err() != nil {
+		progress.done()
+		why := "an interrupt"
+		if e.ctx.Err() == nil {
+			why = fmt.Sprintf("the time limit (-timeout %s)", roundTime(f.timeout))
+		}
+		errorf(e, "rank: stopped by %s while running the tests: nothing to rank", why)
+		return exitFail
+	}
 	if err != nil {
 		return instrumentFailed(e, "rank", err)
 	}
@@ -159,39 +179,75 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 		info.Sources = append(info.Sources, fmt.Sprintf("panic stacks (%d)", len(in.Stacks)))
 	}
 
-	// Slices of some of the group's failing tests.
-	if f.slices > 0 {
-		progress.say("slicing the failing tests")
-		sl, notes := groupSlices(e, group, f.slices, s.Root, filepath.Join(res.TraceDir, "slices"), more, goFlags)
-		in.Slices = sl
-		info.Notes = append(info.Notes, notes...)
-		if len(sl) > 0 {
-			info.Sources = append(info.Sources, "slices ("+plural(len(sl), "test")+")")
-		}
+	// Slices of some of the group's failing tests and mutants of the
+	// most suspicious functions' lines, gathered at once within the
+	// time limit. The mutated functions are chosen by the evidence so
+	// far (slices weigh little: they do not wait for them).
+	ctx, cancel := ctx, func() {}
+	if f.timeout == 0 {
+		ctx, cancel = context.WithTimeout(e.ctx, autoLimit(ran))
 	}
-
-	// Mutants of the most suspicious functions' lines.
+	defer cancel()
+	var slNotes, mutNotes []string
+	var wg sync.WaitGroup
+	if f.slices > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(res.TraceDir, "slices"), more, goFlags)
+		}()
+	}
 	if f.mutation.on {
 		first := diagnosis.Diagnose(in)
-		progress.say("mutating the most suspicious functions")
 		if f.mutation.budget == 0 {
 			f.mutation.budget = 3*ran + 20*time.Second
 		}
-		muts, notes := runMutants(e, f.mutation, goFlags, first, group, s)
-		in.Mutants = muts
-		info.Notes = append(info.Notes, notes...)
-		if len(muts) > 0 {
-			info.Sources = append(info.Sources, fmt.Sprintf("mutants (%d)", len(muts)))
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < f.mutation.budget {
+			f.mutation.budget = time.Until(dl)
 		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			in.Mutants, mutNotes = runMutants(ctx, f.mutation, goFlags, first, group, s)
+		}()
 	}
+	if f.slices > 0 || f.mutation.on {
+		progress.say("slicing the failing tests and mutating the most suspicious functions")
+	}
+	wg.Wait()
 	progress.done()
+	info.Notes = append(append(info.Notes, slNotes...), mutNotes...)
+	if len(in.Slices) > 0 {
+		info.Sources = append(info.Sources, "slices ("+plural(len(in.Slices), "test")+")")
+	}
+	if len(in.Mutants) > 0 {
+		info.Sources = append(info.Sources, fmt.Sprintf("mutants (%d)", len(in.Mutants)))
+	}
+	stopped := ""
+	switch {
+	case e.ctx.Err() != nil:
+		stopped = "an interrupt"
+	case ctx.Err() != nil && f.timeout > 0:
+		stopped = fmt.Sprintf("the time limit (-timeout %s)", roundTime(f.timeout))
+	case ctx.Err() != nil:
+		stopped = fmt.Sprintf("the default time limit, %s (ten times the test run plus a minute; -timeout D sets another)", roundTime(autoLimit(ran)))
+	}
+	if stopped != "" {
+		info.Notes = append(info.Notes, fmt.Sprintf("stopped by %s after %s: the ranking uses the evidence gathered by then (%s); what was left out is noted above",
+			stopped, roundTime(time.Since(t0)), strings.Join(info.Sources, ", ")))
+	}
 
 	d := diagnosis.Diagnose(in)
 	if len(d.Lines) == 0 {
 		errorf(e, "rank: nothing to rank: the failing tests ran no code culprit records outside test files (-testfiles ranks test files too)")
 		return exitFail
 	}
-	return writeDiagnosis(e, d, info, f)
+	code := writeDiagnosis(e, d, info, f)
+	if code == exitOK && e.ctx.Err() != nil {
+		errorf(e, "rank: interrupted; the ranking was written with the evidence gathered by then")
+		return exitFail
+	}
+	return code
 }
 
 // interleave is the groups' failing tests as one group, taking one test
@@ -232,7 +288,7 @@ func reportGroup(g diagnosis.Group, qualify bool) sfl.Group {
 // every event (each test's sampling restarted, as culprit slice does),
 // and returns the lines of each one's backward slice from its failure
 // point.
-func groupSlices(e *env, g diagnosis.Group, n int, root, traceDir string, more, goFlags []string) ([]map[diagnosis.Location]bool, []string) {
+func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir string, more, goFlags []string) ([]map[diagnosis.Location]bool, []string) {
 	var chosen []diagnosis.Failure
 	byPkg := map[string][]string{}
 	for _, f := range g.Failures {
@@ -256,8 +312,12 @@ func groupSlices(e *env, g diagnosis.Group, n int, root, traceDir string, more, 
 		// code).
 		dir := filepath.Join(traceDir, fmt.Sprint(i))
 		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(goFlags)...)
-		_, err := instrument.Run(e.ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
+		_, err := instrument.Run(ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
 			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true})
+		if err != nil && ctx.Err() != nil {
+			notes = append(notes, fmt.Sprintf("%s: slices left out: stopped while running the tests", pkg))
+			continue
+		}
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s: slices left out: %v", pkg, err))
 			continue
@@ -266,7 +326,11 @@ func groupSlices(e *env, g diagnosis.Group, n int, root, traceDir string, more, 
 			if f.Package != pkg {
 				continue
 			}
-			r, err := deps.BuildStream(dir, deps.Options{Test: f.Test})
+			r, err := buildGraph(ctx, dir, f.Test)
+			if err != nil && ctx.Err() != nil {
+				notes = append(notes, fmt.Sprintf("%s: not sliced: stopped while building its dependence graph", f.Test))
+				continue
+			}
 			if err != nil {
 				if !errors.Is(err, deps.ErrNoFailure) {
 					notes = append(notes, fmt.Sprintf("%s: not sliced: %v", f.Test, err))
@@ -286,6 +350,27 @@ func groupSlices(e *env, g diagnosis.Group, n int, root, traceDir string, more, 
 		}
 	}
 	return out, notes
+}
+
+// buildGraph builds a test's dependence graph from the trace in dir, or
+// gives up when ctx is done (the builder, which takes no context, is
+// left to finish on its own).
+func buildGraph(ctx context.Context, dir, test string) (*deps.Run, error) {
+	type built struct {
+		r   *deps.Run
+		err error
+	}
+	done := make(chan built, 1)
+	go func() {
+		r, err := deps.BuildStream(dir, deps.Options{Test: test})
+		done <- built{r, err}
+	}()
+	select {
+	case b := <-done:
+		return b.r, b.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func dedupe(xs []string) []string {

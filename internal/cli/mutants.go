@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -22,7 +23,7 @@ type mutationFlags struct {
 // runMutants mutates the executed lines of the first diagnosis's most
 // suspicious functions and runs the group's failing tests and a sample
 // of the passing tests that ran those lines against each mutant.
-func runMutants(e *env, f mutationFlags, goFlags []string, first *diagnosis.Diagnosis, g diagnosis.Group, s *spectrum.Spectra) ([]diagnosis.Mutant, []string) {
+func runMutants(ctx context.Context, f mutationFlags, goFlags []string, first *diagnosis.Diagnosis, g diagnosis.Group, s *spectrum.Spectra) ([]diagnosis.Mutant, []string) {
 	top := map[string]bool{}
 	for _, fn := range first.Funcs {
 		if len(top) == f.funcs {
@@ -77,8 +78,11 @@ func runMutants(e *env, f mutationFlags, goFlags []string, first *diagnosis.Diag
 			passing[c.run.Package] = append(passing[c.run.Package], c.run.Name)
 		}
 	}
-	res, err := instrument.Mutate(e.ctx, instrument.Mutation{Lines: lines, Order: order, Failing: failing, Passing: passing,
+	res, err := instrument.Mutate(ctx, instrument.Mutation{Lines: lines, Order: order, Failing: failing, Passing: passing,
 		GoFlags: goFlags, Budget: f.budget, Jobs: 2})
+	if err != nil && ctx.Err() != nil {
+		return nil, []string{"mutants left out: stopped while building them"}
+	}
 	if err != nil {
 		return nil, []string{fmt.Sprintf("mutants left out: %v", err)}
 	}

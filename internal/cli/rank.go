@@ -104,6 +104,7 @@ func runRank(e *env, args []string) int {
 	mutants := fs.Bool("mutants", true, "mutate the most suspicious functions' lines for the diagnosis")
 	mutBudget := fs.Duration("mutation-budget", 0, "time for the mutation step, building included (default: 3x the instrumented run plus 20s)")
 	mutFuncs := fs.Int("mutate-funcs", 5, "mutate the lines of the `N` most suspicious functions")
+	timeout := fs.Duration("timeout", 0, "diagnosis: stop after `D` and rank with the evidence gathered by then, saying what was left out (default 0: slices and mutants may take ten times the instrumented test run plus a minute; negative: no limit)")
 	wf := addWebFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), rankUsage)
@@ -120,7 +121,7 @@ func runRank(e *env, args []string) int {
 	// a tree or a listing ask for the single metric's ranking.
 	diagnose := !set["metric"] && !set["events"] && !set["dstar-exp"] && !*tree && *shard == "" && !*merge && *traceDir == "" && *list == ""
 	diag := diagFlags{format: *format, out: *out, top: *top, test: *diagTest, testOut: *testOut,
-		testFiles: *testFiles, slices: *slices,
+		testFiles: *testFiles, slices: *slices, timeout: *timeout,
 		mutation: mutationFlags{on: *mutants, budget: *mutBudget, funcs: *mutFuncs, passing: 20}}
 	if diagnose && wf.on() {
 		// The web view shows the diagnosis on its ranking page, the

@@ -196,6 +196,9 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 					got, _ := runMutant(ctx, bins[pkg], dir, env, sites[i].ID, cfg.Failing[pkg], cfg.Passing[pkg], timeout)
 					compareOutcomes(&o, base[pkg], got, cfg.Failing[pkg], cfg.Passing[pkg])
 				}
+				if ctx.Err() != nil {
+					continue // cut short: its tests' outcomes are not its own
+				}
 				mu.Lock()
 				results[i], ran[i] = o, true
 				mu.Unlock()
@@ -217,7 +220,10 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 			res.Skipped++
 		}
 	}
-	if res.Skipped > 0 {
+	switch {
+	case res.Skipped > 0 && ctx.Err() != nil:
+		res.Notes = append(res.Notes, fmt.Sprintf("%d of %d mutants not run: stopped", res.Skipped, len(sites)))
+	case res.Skipped > 0:
 		res.Notes = append(res.Notes, fmt.Sprintf("%d of %d mutants not run: the mutation budget (%s) ran out", res.Skipped, len(sites), cfg.Budget.Round(time.Second)))
 	}
 	return res, nil
