@@ -194,7 +194,7 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(res.TraceDir, "slices"), more, goFlags)
+			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(res.TraceDir, "slices"), ranIn(s, more), goFlags)
 		}()
 	}
 	if f.mutation.on {
@@ -350,6 +350,29 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		}
 	}
 	return out, notes
+}
+
+// ranIn returns the packages of pkgs whose code a failing run of s
+// executed: the only ones whose records a failing test's slice can
+// hold, so the only ones its run records every event of (the others
+// would only lengthen the build, the run and the trace).
+func ranIn(s *spectrum.Spectra, pkgs []string) []string {
+	funcs := map[string]bool{}
+	for i, ev := range s.Events {
+		if !funcs[ev.Func] && s.Counts(i).EF > 0 {
+			funcs[ev.Func] = true
+		}
+	}
+	var out []string
+	for _, p := range pkgs {
+		for fn := range funcs {
+			if diagnosis.InPackage(fn, p) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // buildGraph builds a test's dependence graph from the trace in dir, or
