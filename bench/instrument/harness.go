@@ -34,7 +34,7 @@ type testKey struct{ Package, Test string }
 
 // run is what one go test run gave.
 type run struct {
-	Outcomes   map[testKey]string // pass, fail, skip
+	Outcomes   map[testKey]string `json:"-"` // pass, fail, skip
 	Elapsed    float64            // seconds the test binaries ran, summed over packages
 	Wall       float64            // seconds the whole go test took, build included
 	MaxRSS     int64              // peak resident set of the largest process, KiB
@@ -42,7 +42,7 @@ type run struct {
 	Calls      int
 	Hits       int
 	Exit       int
-	Output     string // go test's non-JSON output (build errors), for diagnosis
+	Output     string `json:"-"` // go test's non-JSON output (build errors), for diagnosis
 }
 
 // result is one module's row.

@@ -26,6 +26,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -50,7 +51,25 @@ func main() {
 	bin := flag.String("culprit", "", "the culprit `binary` of the analyses (default: built from this checkout)")
 	tries := flag.Int("tries", 12, "mutants tried per module to find one that fails a test")
 	floor := flag.Duration("floor", 5*time.Minute, "least time limit of an analysis (it is 10x the plain run otherwise)")
+	jsonOut := flag.String("json", "", "append each module's result to `FILE` as a line of JSON as it ends")
+	report := flag.String("report", "", "run nothing: print the tables of the results in the comma-separated JSON `FILES` (-json's), in order")
 	flag.Parse()
+
+	if *report != "" {
+		h, _, err := newHarness(os.TempDir(), *events, *timeout, os.Stderr)
+		if err == nil {
+			var results []*result
+			results, err = readResults(strings.Split(*report, ","))
+			h.print(os.Stdout, results, *markdown)
+			fmt.Println()
+			printAnalyses(os.Stdout, results, *markdown)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "instrument:", err)
+			os.Exit(2)
+		}
+		return
+	}
 
 	h, cleanup, err := newHarness(*work, *events, *timeout, os.Stderr)
 	if err != nil {
@@ -73,6 +92,12 @@ func main() {
 		r := h.runModule(context.Background(), m)
 		results = append(results, r)
 		h.print(os.Stderr, []*result{r}, false) // progress
+		if *jsonOut != "" {
+			if err := appendResult(*jsonOut, r); err != nil {
+				fmt.Fprintln(os.Stderr, "instrument:", err)
+				os.Exit(2)
+			}
+		}
 		if r.Err != "" || len(r.Diverged) > 0 || len(r.analysisFailures()) > 0 {
 			bad = true
 		}
@@ -266,4 +291,40 @@ func printAnalyses(w io.Writer, results []*result, markdown bool) {
 			fmt.Fprintf(w, "ANALYSIS FAILED: %s: %s\n", r.Module, f)
 		}
 	}
+}
+
+// appendResult appends r to the file name as a line of JSON.
+func appendResult(name string, r *result) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// readResults reads the results appendResult wrote to the files.
+func readResults(names []string) ([]*result, error) {
+	var out []*result
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			r := &result{}
+			if err := json.Unmarshal([]byte(line), r); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
