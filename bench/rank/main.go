@@ -22,9 +22,15 @@
 // sits on are placed, tied, after every ranked line. EXAM is the fault's
 // position over the number of executed lines.
 //
+// With -diagnosis, culprit rank's diagnosis (its default answer: spectra,
+// slices, stacks and mutants fused) is run too on each kept mutant, on
+// the packages whose tests it failed, as a user would; the fault is
+// placed in it the same way and its time compared with those packages'
+// plain go test.
+//
 // Usage:
 //
-//	go run ./bench/rank [-modules a,b] [-mutants 20] [-events stmt,pred] [-seed 1] [-work DIR] [-markdown]
+//	go run ./bench/rank [-modules a,b] [-mutants 20] [-events stmt,pred] [-seed 1] [-work DIR] [-markdown] [-diagnosis]
 package main
 
 import (
@@ -46,6 +52,7 @@ import (
 
 	"github.com/culprit-go/culprit/bench/internal/proof"
 	"github.com/culprit-go/culprit/internal/instrument"
+	"github.com/culprit-go/culprit/report"
 	"github.com/culprit-go/culprit/spectrum"
 )
 
@@ -69,6 +76,8 @@ func main() {
 	inlinable := flag.Bool("inlinable", false, "record values in small inlinable functions too")
 	metricList := flag.String("metrics", "all", "comma-separated metrics to report, or all")
 	jsonOut := flag.String("json", "", "also write every kept mutant's placements to `FILE`")
+	diag := flag.Bool("diagnosis", false, "also run culprit rank's diagnosis (its default) on each kept mutant's failing packages and place the fault in it")
+	bin := flag.String("culprit", "", "-diagnosis: the culprit binary (default: built from this checkout)")
 	flag.Parse()
 	if *tries == 0 {
 		*tries = 5 * *perModule
@@ -113,6 +122,13 @@ func main() {
 		dir = d
 	}
 	b := &bench{work: dir, kinds: kinds, need: need, timeout: *timeout, inlinable: *inlinable, log: os.Stderr}
+	if *diag {
+		var err error
+		if b.culprit, err = proof.Culprit(dir, *bin); err != nil {
+			fmt.Fprintln(os.Stderr, "rank:", err)
+			os.Exit(1)
+		}
+	}
 	ctx := context.Background()
 	start := time.Now()
 	var results []*faultResult
@@ -187,6 +203,7 @@ type bench struct {
 	timeout   time.Duration
 	inlinable bool
 	log       io.Writer
+	culprit   string // the binary whose diagnosis is placed too ("": none)
 }
 
 // modSummary is one module's line of the first table.
@@ -204,8 +221,14 @@ type modSummary struct {
 type faultResult struct {
 	Module string
 	Mutant proof.Mutant
-	Place  map[string]placement // kinds + "/" + metric
+	Place  map[string]placement // kinds + "/" + metric, and diagKey
+	// With -diagnosis: the diagnosis's wall time and the plain go test
+	// run's of the failing packages, in seconds.
+	DiagTime, PlainTime float64 `json:",omitempty"`
 }
+
+// diagKey is the diagnosis's placement in faultResult.Place.
+const diagKey = "diagnosis"
 
 // placement is where the fault line landed in a ranking of lines.
 type placement struct {
@@ -360,6 +383,11 @@ func (b *bench) mutant(ctx context.Context, mod, dir string, m proof.Mutant, fla
 	}
 	total := len(lines(stmts))
 	fr := &faultResult{Module: mod, Mutant: m, Place: map[string]placement{}}
+	if b.culprit != "" {
+		if err := b.diagnose(ctx, dir, m, flags, r, total, fr); err != nil {
+			return nil, err
+		}
+	}
 	for _, k := range b.kinds {
 		s := stmts
 		if k != spectrum.KindsOf(spectrum.Stmt) {
@@ -372,6 +400,62 @@ func (b *bench) mutant(ctx context.Context, mod, dir string, m proof.Mutant, fla
 		}
 	}
 	return fr, nil
+}
+
+// diagnose runs culprit rank's diagnosis, as a user would, on the
+// packages whose tests the mutant failed, times it against their plain
+// go test, and places the fault line in it among total executed lines
+// (after every ranked line when it is not ranked).
+func (b *bench) diagnose(ctx context.Context, dir string, m proof.Mutant, flags []string, r *testRun, total int, fr *faultResult) error {
+	var pkgs []string
+	for p := range r.pkgs {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	goFlags := append([]string{"-vet=off", "-timeout", b.timeout.String()}, flags...)
+	env := append(os.Environ(), "GOFLAGS=-mod=mod")
+
+	plain := exec.CommandContext(ctx, "go", append(append([]string{"test", "-count=1"}, pkgs...), goFlags...)...)
+	plain.Dir, plain.Env = dir, env
+	t0 := time.Now()
+	plain.Run() // it fails: the mutant's tests do
+	fr.PlainTime = time.Since(t0).Seconds()
+
+	out := filepath.Join(b.work, "diagnosis.json")
+	os.Remove(out)
+	tctx, cancel := context.WithTimeout(ctx, 10*b.timeout)
+	defer cancel()
+	args := append(append([]string{"rank", "-format", "json", "-top", "0", "-o", out}, pkgs...), "--")
+	cmd := exec.CommandContext(tctx, b.culprit, append(args, goFlags...)...)
+	cmd.Dir, cmd.Env = dir, env
+	t0 = time.Now()
+	msg, err := cmd.CombinedOutput()
+	fr.DiagTime = time.Since(t0).Seconds()
+	if err != nil {
+		return fmt.Errorf("%s: culprit rank: %v: %s", m, err, lastLines(string(msg), 5))
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		return fmt.Errorf("%s: %v", m, err)
+	}
+	var d report.JSONDiagnosis
+	if err := json.Unmarshal(data, &d); err != nil {
+		return fmt.Errorf("%s: %s: %v", m, out, err)
+	}
+	p := placement{Best: len(d.Locations) + 1, Worst: max(total, len(d.Locations)), Total: max(total, len(d.Locations))}
+	for _, l := range d.Locations {
+		if l.File == m.File && l.Line == m.Line {
+			p.Best, p.Worst = l.Rank.Best, l.Rank.Worst
+			break
+		}
+	}
+	fr.Place[diagKey] = p
+	return nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 type lineKey struct {
@@ -427,6 +511,7 @@ func place(s *spectrum.Spectra, m spectrum.Metric, file string, line, total int)
 // testRun is what one plain go test run gave.
 type testRun struct {
 	failed map[string]bool // package.Test of failing tests
+	pkgs   map[string]bool // packages with a failing test
 }
 
 // goTest runs the module's tests plain with -json.
@@ -447,7 +532,7 @@ func (b *bench) goTest(ctx context.Context, dir string, flags []string) (*testRu
 	if err != nil && !errors.As(err, &exit) {
 		return nil, err
 	}
-	r := &testRun{failed: map[string]bool{}}
+	r := &testRun{failed: map[string]bool{}, pkgs: map[string]bool{}}
 	broken := false
 	for _, line := range bytes.Split(out, []byte("\n")) {
 		var ev struct{ Action, Package, Test, Output string }
@@ -457,6 +542,7 @@ func (b *bench) goTest(ctx context.Context, dir string, flags []string) (*testRu
 		switch {
 		case ev.Action == "fail" && ev.Test != "":
 			r.failed[ev.Test] = true
+			r.pkgs[ev.Package] = true
 		case ev.Action == "output" && (strings.Contains(ev.Output, "[build failed]") || strings.Contains(ev.Output, "[setup failed]")):
 			broken = true
 		case ev.Action == "output" && strings.Contains(ev.Output, "panic: test timed out"):
@@ -487,20 +573,38 @@ func printModules(w io.Writer, mods []modSummary, markdown bool) {
 // "average [best-worst]".
 func printAccuracy(w io.Writer, results []*faultResult, kinds []spectrum.Kinds, markdown bool) {
 	rows := [][]string{{"events", "metric", "faults", "top-1 avg [best-worst]", "top-3", "top-5", "top-10", "EXAM avg [best-worst]"}}
+	row := func(events, metric, key string) {
+		var ps []placement
+		for _, r := range results {
+			if p, ok := r.Place[key]; ok {
+				ps = append(ps, p)
+			}
+		}
+		if len(ps) == 0 {
+			return
+		}
+		row := []string{events, metric, fmt.Sprint(len(ps))}
+		for _, n := range []int{1, 3, 5, 10} {
+			row = append(row, cell(ps, func(p placement, which int) float64 { return p.top(n, which) }, "%.0f%%"))
+		}
+		row = append(row, cell(ps, func(p placement, which int) float64 { return p.exam(which) }, "%.1f%%"))
+		rows = append(rows, row)
+	}
+	row("diagnosis", "fused", diagKey)
 	for _, k := range kinds {
 		for _, m := range metrics {
-			key := k.String() + "/" + m.Name
-			var ps []placement
-			for _, r := range results {
-				ps = append(ps, r.Place[key])
-			}
-			row := []string{k.String(), m.Name, fmt.Sprint(len(ps))}
-			for _, n := range []int{1, 3, 5, 10} {
-				row = append(row, cell(ps, func(p placement, which int) float64 { return p.top(n, which) }, "%.0f%%"))
-			}
-			row = append(row, cell(ps, func(p placement, which int) float64 { return p.exam(which) }, "%.1f%%"))
-			rows = append(rows, row)
+			row(k.String(), m.Name, k.String()+"/"+m.Name)
 		}
 	}
 	proof.WriteTable(w, rows, markdown)
+	var ratios []float64
+	for _, r := range results {
+		if r.PlainTime > 0 {
+			ratios = append(ratios, r.DiagTime/r.PlainTime)
+		}
+	}
+	if len(ratios) > 0 {
+		sort.Float64s(ratios)
+		fmt.Fprintf(w, "\ndiagnosis time over the failing packages' plain go test: median %.1fx, max %.1fx (%d mutants)\n", ratios[len(ratios)/2], ratios[len(ratios)-1], len(ratios))
+	}
 }
