@@ -27,7 +27,7 @@ type MutantSite struct {
 	ID       int    // from 1; 0 is the original program
 	File     string // absolute
 	Line     int
-	Operator string // "negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "zero", "var x"
+	Operator string // "negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "zero", "skip", "var x"
 }
 
 // mutator writes the mutants of one file.
@@ -180,8 +180,18 @@ func (m *mutator) mutate() {
 			m.literal(x)
 		case *ast.ReturnStmt:
 			m.operands(x.Results...)
+			for _, r := range x.Results {
+				m.result(r)
+			}
 		case *ast.AssignStmt:
 			m.operands(x.Rhs...)
+			if len(x.Lhs) == len(x.Rhs) && (x.Tok == token.ASSIGN || x.Tok == token.DEFINE) {
+				for _, r := range x.Rhs {
+					m.zeroValue(r)
+				}
+			}
+		case *ast.RangeStmt:
+			m.skipLoop(x)
 		case *ast.ExprStmt:
 			if c, ok := x.X.(*ast.CallExpr); ok {
 				unused[c] = true
@@ -241,6 +251,78 @@ func (m *mutator) zero(call *ast.CallExpr) {
 	id := m.add(call, "zero")
 	m.open(m.off(call.Pos()), fmt.Sprintf("func() %s { if %s { return %s }; return ", results, guard(id), strings.Join(zeros, ", ")))
 	m.close(m.off(call.End()), " }()")
+}
+
+// zeroValue makes the mutant of a value read from memory (a field, an
+// element, a slice of one, a dereference, a type assertion) or built (a
+// composite literal) that yields its type's zero value instead: the
+// wrong value assigned or returned, as zero does for calls. Only in
+// single-valued contexts (a comma-ok form is not wrapped).
+func (m *mutator) zeroValue(e ast.Expr) {
+	switch ast.Unparen(e).(type) {
+	case *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr, *ast.SliceExpr, *ast.CompositeLit, *ast.TypeAssertExpr:
+	default:
+		return
+	}
+	if !m.on(e) || m.isConst(e) {
+		return
+	}
+	if tv, ok := m.info.Types[e]; !ok || !tv.IsValue() {
+		return
+	}
+	t := m.typeText(e)
+	if t == "" {
+		return
+	}
+	id := m.add(e, "zero")
+	m.open(m.off(e.Pos()), fmt.Sprintf("func() %s { if %s { return *new(%s) }; return ", t, guard(id), t))
+	m.close(m.off(e.End()), " }()")
+}
+
+// result makes a returned value's mutants beyond its operands': a
+// boolean result negated (a comparison is negated where it stands), any
+// other read value zeroed (zeroValue).
+func (m *mutator) result(e ast.Expr) {
+	if !m.on(e) {
+		return
+	}
+	if b, ok := m.info.TypeOf(e).Underlying().(*types.Basic); ok && b.Info()&types.IsBoolean != 0 {
+		if x, ok := ast.Unparen(e).(*ast.BinaryExpr); ok {
+			switch x.Op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				return
+			}
+		}
+		id := m.add(e, "negate")
+		m.open(m.off(e.Pos()), "((")
+		m.close(m.off(e.End()), fmt.Sprintf(") != (%s))", guard(id)))
+		return
+	}
+	m.zeroValue(e)
+}
+
+// skipLoop makes a range loop's mutant that ranges over its operand's
+// zero value: the loop body skipped (not over channels, which would
+// block, or functions, which would panic).
+func (m *mutator) skipLoop(r *ast.RangeStmt) {
+	if r.X == nil || !m.on(r.X) || m.isConst(r.X) {
+		return
+	}
+	t := m.info.TypeOf(r.X)
+	if t == nil {
+		return
+	}
+	switch t.Underlying().(type) {
+	case *types.Chan, *types.Signature, *types.Interface:
+		return // a type parameter's core type may be either
+	}
+	name := m.typeText(r.X)
+	if name == "" {
+		return
+	}
+	id := m.add(r.X, "skip")
+	m.open(m.off(r.X.Pos()), fmt.Sprintf("func() %s { if %s { return *new(%s) }; return ", name, guard(id), name))
+	m.close(m.off(r.X.End()), " }()")
 }
 
 // maxReplacements bounds the variables tried in place of one.

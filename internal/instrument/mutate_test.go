@@ -18,7 +18,7 @@ func TestMutate(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/mutate")
 	file, sum := filepath.Join(dir, "mid.go"), filepath.Join(dir, "sum.go")
 	var all []int
-	for l := 1; l <= 40; l++ {
+	for l := 1; l <= 53; l++ {
 		all = append(all, l)
 	}
 	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: all, sum: all}, Order: []string{file, sum},
@@ -57,7 +57,10 @@ func TestMutate(t *testing.T) {
 	}
 	// Loops' continue and break are deleted; a call of two results of
 	// another package's types yields their zero values.
-	for _, want := range []string{"sum.go:28 delete", "sum.go:31 delete", "sum.go:33 zero", "sum.go:37 var total"} {
+	// A range loop is skipped, a field read zeroed, a boolean result
+	// negated.
+	for _, want := range []string{"sum.go:28 delete", "sum.go:31 delete", "sum.go:33 zero", "sum.go:37 var total",
+		"sum.go:46 skip", "sum.go:48 zero", "sum.go:49 negate", "sum.go:52 negate"} {
 		if !at[want] {
 			t.Errorf("no mutant %s", want)
 		}

@@ -38,3 +38,16 @@ func Total(fields []string) (time.Duration, error) {
 	}
 	return total, nil
 }
+
+type pair struct{ key, val string }
+
+// Lookup returns the value of the first pair with the key.
+func Lookup(ps []pair, key string) (string, bool) {
+	for _, p := range ps {
+		if p.key == key {
+			v := p.val
+			return v, true
+		}
+	}
+	return "", false
+}
