@@ -8,6 +8,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/culprit-go/culprit/internal/textdiff"
 )
 
 // A Change is the difference between two trees, file by file, cut into
@@ -24,7 +26,7 @@ type File struct {
 	Path                  string   // slash path from the tree's root
 	Good, Bad             []string // lines, each with its newline
 	GoodExists, BadExists bool
-	ops                   []op
+	ops                   []textdiff.Op
 	atomOf                []int // atom of each op, -1 for kept lines
 	whole                 bool  // one unit at every level: non-Go files
 	goodText              string
@@ -52,19 +54,19 @@ func newChange(files []fileSides) *Change {
 	slices.SortFunc(files, func(a, b fileSides) int { return strings.Compare(a.path, b.path) })
 	for _, fs := range files {
 		f := &File{Path: fs.path, GoodExists: fs.goodExists, BadExists: fs.badExists}
-		f.Good, f.Bad = splitLines(fs.good), splitLines(fs.bad)
+		f.Good, f.Bad = textdiff.Lines(fs.good), textdiff.Lines(fs.bad)
 		f.goodText = fs.good
 		base := path.Base(fs.path)
 		// Go files are cut into declarations, hunks and lines; other
 		// files (test data, go.mod, go.sum) change as a whole: a test
 		// reading a file half changed tells nothing.
 		f.whole = !strings.HasSuffix(base, ".go") || binary(fs.good) || binary(fs.bad)
-		f.ops = editScript(f.Good, f.Bad)
+		f.ops = textdiff.Edits(f.Good, f.Bad)
 		f.atomOf = make([]int, len(f.ops))
 		n := 0
 		for i, o := range f.ops {
 			f.atomOf[i] = -1
-			if o.kind != ' ' {
+			if o.Kind != ' ' {
 				f.atomOf[i] = len(c.atoms)
 				c.atoms = append(c.atoms, atom{len(c.Files), i})
 				n++
@@ -115,12 +117,12 @@ func (c *Change) All() []int {
 func (f *File) hunks() [][2]int {
 	var out [][2]int
 	for i := 0; i < len(f.ops); {
-		if f.ops[i].kind == ' ' {
+		if f.ops[i].Kind == ' ' {
 			i++
 			continue
 		}
 		j := i
-		for j < len(f.ops) && f.ops[j].kind != ' ' {
+		for j < len(f.ops) && f.ops[j].Kind != ' ' {
 			j++
 		}
 		out = append(out, [2]int{i, j})
@@ -177,7 +179,7 @@ func (c *Change) Units(level Level, set []int) [][]int {
 			for _, h := range hs {
 				var del, ins []int
 				for i := h[0]; i < h[1]; i++ {
-					if f.ops[i].kind == '-' {
+					if f.ops[i].Kind == '-' {
 						del = append(del, f.atomOf[i])
 					} else {
 						ins = append(ins, f.atomOf[i])
@@ -236,8 +238,8 @@ func (f *File) declGroups(hs [][2]int) [][]int {
 		}
 	}
 	for _, o := range f.ops {
-		if o.kind == ' ' && good[o.g] >= 0 && bad[o.b] >= 0 {
-			g, b := [2]int{0, good[o.g]}, [2]int{1, bad[o.b]}
+		if o.Kind == ' ' && good[o.A] >= 0 && bad[o.B] >= 0 {
+			g, b := [2]int{0, good[o.A]}, [2]int{1, bad[o.B]}
 			if _, ok := same[b]; !ok {
 				same[b] = g
 			}
@@ -253,10 +255,10 @@ func (f *File) declGroups(hs [][2]int) [][]int {
 		for i := r[0]; i < r[1]; i++ {
 			o := f.ops[i]
 			key := [2]int{0, -1}
-			if o.kind == '-' {
-				key = [2]int{0, good[o.g]}
+			if o.Kind == '-' {
+				key = [2]int{0, good[o.A]}
 			} else {
-				key = [2]int{1, bad[o.b]}
+				key = [2]int{1, bad[o.B]}
 			}
 			if key[1] < 0 {
 				continue
@@ -348,17 +350,17 @@ func (f *File) apply(applied func(int) bool) (string, bool) {
 	var b strings.Builder
 	plus, allMinus := false, true
 	for i, o := range f.ops {
-		switch o.kind {
+		switch o.Kind {
 		case ' ':
-			b.WriteString(f.Good[o.g])
+			b.WriteString(f.Good[o.A])
 		case '-':
 			if !applied(f.atomOf[i]) {
-				b.WriteString(f.Good[o.g])
+				b.WriteString(f.Good[o.A])
 				allMinus = false
 			}
 		case '+':
 			if applied(f.atomOf[i]) {
-				b.WriteString(f.Bad[o.b])
+				b.WriteString(f.Bad[o.B])
 				plus = true
 			}
 		}
@@ -413,10 +415,10 @@ func docOf(d any) *ast.CommentGroup {
 func (c *Change) pairLines(f *File, del, ins []int) [][]int {
 	text := func(a int) string {
 		o := f.ops[c.atoms[a].op]
-		if o.kind == '-' {
-			return strings.TrimSpace(f.Good[o.g])
+		if o.Kind == '-' {
+			return strings.TrimSpace(f.Good[o.A])
 		}
-		return strings.TrimSpace(f.Bad[o.b])
+		return strings.TrimSpace(f.Bad[o.B])
 	}
 	n, m := len(del), len(ins)
 	// score[i][j]: the best total similarity pairing del[i:] with ins[j:].

@@ -55,10 +55,10 @@ func TestDeclUnits(t *testing.T) {
 			at := c.atoms[a]
 			f := c.Files[at.file]
 			o := f.ops[at.op]
-			if o.kind == '-' {
-				b.WriteString("-" + f.Good[o.g])
+			if o.Kind == '-' {
+				b.WriteString("-" + f.Good[o.A])
 			} else {
-				b.WriteString("+" + f.Bad[o.b])
+				b.WriteString("+" + f.Bad[o.B])
 			}
 		}
 		return b.String()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/culprit-go/culprit/internal/textdiff"
 )
 
 // A FileLines is one file's part of a set of atoms: the good side's
@@ -31,13 +33,13 @@ func (c *Change) Lines(set []int) []FileLines {
 			order = append(order, at.file)
 		}
 		o := f.ops[at.op]
-		if o.kind == '-' {
-			if n := len(fl.GoodLines); n == 0 || fl.GoodLines[n-1][1] != o.g {
-				fl.DeletedAfter = append(fl.DeletedAfter, o.b)
+		if o.Kind == '-' {
+			if n := len(fl.GoodLines); n == 0 || fl.GoodLines[n-1][1] != o.A {
+				fl.DeletedAfter = append(fl.DeletedAfter, o.B)
 			}
-			fl.GoodLines = addLine(fl.GoodLines, o.g+1)
+			fl.GoodLines = addLine(fl.GoodLines, o.A+1)
 		} else {
-			fl.BadLines = addLine(fl.BadLines, o.b+1)
+			fl.BadLines = addLine(fl.BadLines, o.B+1)
 		}
 	}
 	slices.Sort(order)
@@ -74,8 +76,8 @@ func (c *Change) Diff(set []int) string {
 
 // fileDiff is one file's unified diff, three lines of context.
 func fileDiff(path, a, b string, aExists, bExists bool) string {
-	x, y := splitLines(a), splitLines(b)
-	ops := editScript(x, y)
+	x, y := textdiff.Lines(a), textdiff.Lines(b)
+	ops := textdiff.Edits(x, y)
 	var out strings.Builder
 	fmt.Fprintf(&out, "diff --git a/%s b/%s\n", path, path)
 	from, to := "a/"+path, "b/"+path
@@ -88,64 +90,6 @@ func fileDiff(path, a, b string, aExists, bExists bool) string {
 		to = "/dev/null"
 	}
 	fmt.Fprintf(&out, "--- %s\n+++ %s\n", from, to)
-	const context = 3
-	line := func(prefix byte, s string) {
-		out.WriteByte(prefix)
-		out.WriteString(s)
-		if !strings.HasSuffix(s, "\n") {
-			out.WriteString("\n\\ No newline at end of file\n")
-		}
-	}
-	for i := 0; i < len(ops); {
-		if ops[i].kind == ' ' {
-			i++
-			continue
-		}
-		start, end := i, i
-		for j := i; j < len(ops); j++ {
-			if ops[j].kind != ' ' {
-				end = j + 1
-				continue
-			}
-			if j-end >= 2*context {
-				break
-			}
-		}
-		lo, hi := max(start-context, 0), min(end+context, len(ops))
-		aStart, bStart, aLen, bLen := ops[lo].g+1, ops[lo].b+1, 0, 0
-		for _, o := range ops[lo:hi] {
-			if o.kind != '+' {
-				aLen++
-			}
-			if o.kind != '-' {
-				bLen++
-			}
-		}
-		if aLen == 0 {
-			aStart--
-		}
-		if bLen == 0 {
-			bStart--
-		}
-		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(aStart, aLen), hunkRange(bStart, bLen))
-		for _, o := range ops[lo:hi] {
-			switch o.kind {
-			case ' ':
-				line(' ', x[o.g])
-			case '-':
-				line('-', x[o.g])
-			case '+':
-				line('+', y[o.b])
-			}
-		}
-		i = hi
-	}
+	textdiff.Hunks(&out, x, y, ops)
 	return out.String()
-}
-
-func hunkRange(start, n int) string {
-	if n == 1 {
-		return fmt.Sprint(start)
-	}
-	return fmt.Sprintf("%d,%d", start, n)
 }

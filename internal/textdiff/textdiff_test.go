@@ -1,4 +1,4 @@
-package command
+package textdiff
 
 import (
 	"math/rand"
@@ -6,6 +6,8 @@ import (
 	"testing"
 )
 
+// TestUnified checks the hunks and headers of Unified on small cases,
+// with both edit scripts.
 func TestUnified(t *testing.T) {
 	tests := []struct {
 		name, a, b, want string
@@ -35,17 +37,23 @@ func TestUnified(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		if got := unified("a", "b", []byte(tt.a), []byte(tt.b)); got != tt.want {
-			t.Errorf("%s: unified =\n%s\nwant\n%s", tt.name, got, tt.want)
+		for _, script := range []struct {
+			name string
+			f    func(a, b []string) []Op
+		}{{"Myers", Myers}, {"Edits", Edits}} {
+			if got := Unified("a", "b", tt.a, tt.b, script.f); got != tt.want {
+				t.Errorf("%s, %s: Unified =\n%s\nwant\n%s", tt.name, script.name, got, tt.want)
+			}
 		}
 	}
 }
 
-// TestEditScript checks on random line lists that the edit script
-// rebuilds both sides and is no longer than a trivial one.
-func TestEditScript(t *testing.T) {
+// TestEditScripts checks on random line lists that both edit scripts
+// rebuild both sides, keep only equal lines, are no longer than a
+// trivial one, and put a run's deletions first.
+func TestEditScripts(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
-	words := []string{"a\n", "b\n", "c\n", "d\n"}
+	words := []string{"a\n", "b\n", "c\n", "d\n", "}\n", "\n"}
 	gen := func() []string {
 		var s []string
 		for i := rng.Intn(12); i > 0; i-- {
@@ -53,24 +61,43 @@ func TestEditScript(t *testing.T) {
 		}
 		return s
 	}
-	for i := 0; i < 500; i++ {
+	for i := 0; i < 2000; i++ {
 		x, y := gen(), gen()
-		ops := editScript(x, y)
-		var a, b []string
-		changes := 0
-		for _, op := range ops {
-			if op.kind != '+' {
-				a = append(a, op.line)
+		for _, script := range []func(a, b []string) []Op{Myers, Edits} {
+			ops := script(x, y)
+			var a, b []string
+			changes := 0
+			for k, op := range ops {
+				switch op.Kind {
+				case ' ':
+					a, b = append(a, x[op.A]), append(b, y[op.B])
+					if x[op.A] != y[op.B] {
+						t.Fatalf("%q, %q: kept lines differ: %v", x, y, ops)
+					}
+				case '-':
+					a = append(a, x[op.A])
+					changes++
+					if k > 0 && ops[k-1].Kind == '+' {
+						t.Fatalf("%q, %q: a deletion after an insertion: %v", x, y, ops)
+					}
+				case '+':
+					b = append(b, y[op.B])
+					changes++
+				}
 			}
-			if op.kind != '-' {
-				b = append(b, op.line)
-			}
-			if op.kind != ' ' {
-				changes++
+			if !slices.Equal(a, x) || !slices.Equal(b, y) || changes > len(x)+len(y) {
+				t.Fatalf("%q, %q: %v", x, y, ops)
 			}
 		}
-		if !slices.Equal(a, x) || !slices.Equal(b, y) || changes > len(x)+len(y) {
-			t.Fatalf("editScript(%q, %q) = %v", x, y, ops)
-		}
+	}
+}
+
+// TestLines: each line keeps its newline, the last may lack one.
+func TestLines(t *testing.T) {
+	if got := Lines("a\n\nb"); !slices.Equal(got, []string{"a\n", "\n", "b"}) {
+		t.Errorf("Lines = %q", got)
+	}
+	if got := Lines(""); got != nil {
+		t.Errorf("Lines of nothing = %q", got)
 	}
 }
