@@ -107,12 +107,86 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	case len(s.Events) == 0 && len(res.Unrecorded) > 0:
 		errorf(e, "rank: nothing to rank: the tests ran no code culprit records (the notes above say which files it cannot instrument)")
 		return exitFail
-	case s.Passed() == 0:
+	}
+	ev := evidence{s: s, outputs: diagnosis.TestOutputs(goOut.Bytes()), more: more, goFlags: goFlags, ran: ran,
+		traceDir: res.TraceDir, start: t0, qualify: len(pkgs) > 1}
+	return diagnose(e, f, ctx, ev, progress)
+}
+
+// mergedRun is how long a sharded suite's run is taken to have been
+// when its shards' spectra are diagnosed (the files do not say): the
+// time limits of the slices and mutants are multiples of it.
+const mergedRun = 30 * time.Second
+
+// runMergedDiagnosis diagnoses the spectra files of a suite's shards
+// (rank -shard, run on other machines), merged: the expensive run of
+// every test is the shards'; the slices and mutants run here, on the
+// failing tests and a sample of the passing ones.
+func runMergedDiagnosis(e *env, f diagFlags, files []string) int {
+	s, err := mergeFiles(files, 0, false)
+	if err != nil {
+		errorf(e, "rank: -merge: %v", err)
+		return exitUsage
+	}
+	switch {
+	case !s.Kinds.Has(spectrum.Stmt):
+		errorf(e, "rank: -merge: the files hold %s events: the diagnosis needs statements (rank -shard i/n -events stmt,branch)", s.Kinds)
+		return exitUsage
+	case len(s.Runs) == 0:
+		errorf(e, "rank: -merge: no test ran in the shards: nothing to rank")
+		return exitFail
+	case s.Failed() == 0:
+		errorf(e, "rank: no failing test: nothing to rank (%d tests passed)", s.Passed())
+		return exitUsage
+	}
+	ctx := e.ctx
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(e.ctx, f.timeout)
+		defer cancel()
+	}
+	seen := map[string]bool{}
+	var pkgs []string
+	for _, r := range s.Runs {
+		if r.Outcome == spectrum.Fail && !seen[r.Package] {
+			seen[r.Package] = true
+			pkgs = append(pkgs, r.Package)
+		}
+	}
+	sort.Strings(pkgs)
+	more, err := instrument.ModuleImports(ctx, instrument.Config{Dir: s.Root, Packages: pkgs})
+	if err != nil {
+		return instrumentFailed(e, "rank", err)
+	}
+	s.Notes = append(s.Notes, fmt.Sprintf("diagnosed from %s merged: they keep no test output, so the failing tests are diagnosed as one group and without panic stacks; slices and mutants ran here",
+		plural(len(files), "spectra file")))
+	ev := evidence{s: s, more: more, ran: mergedRun, traceDir: filepath.Join(s.Root, ".culprit"), start: time.Now(), qualify: true}
+	return diagnose(e, f, ctx, ev, newStages(e, "rank"))
+}
+
+// evidence is what the diagnosis starts from: the spectra of a run of
+// the tests (or of its shards, merged) and what is known of the run.
+type evidence struct {
+	s        *spectrum.Spectra
+	outputs  map[string]string // go test's output of each test ("pkg\x00Test"); nil when unknown
+	more     []string          // the module's other packages the tests import
+	goFlags  []string
+	ran      time.Duration // how long the run took (the time limits are multiples of it)
+	traceDir string        // where the slices' traces go
+	start    time.Time
+	qualify  bool // several packages: tests are named with their package
+}
+
+// diagnose groups the failing runs of ev's spectra, slices and mutates
+// within ctx and the time limit, and writes the diagnosis.
+func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *stages) int {
+	s, more, goFlags, ran, t0 := ev.s, ev.more, ev.goFlags, ev.ran, ev.start
+	if s.Passed() == 0 {
 		fmt.Fprintf(e.stderr, "culprit: rank: warning: all %d tests failed: the ranking cannot tell their events apart\n", s.Failed())
 	}
 
 	// Group the failing runs by how they failed.
-	outputs := diagnosis.TestOutputs(goOut.Bytes())
+	outputs := ev.outputs
 	var failures []diagnosis.Failure
 	for _, r := range s.Runs {
 		if r.Outcome == spectrum.Fail {
@@ -152,11 +226,11 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	s = s.FilterRuns(func(r spectrum.Run) bool {
 		return r.Outcome == spectrum.Pass || inGroup[r.Package+"\x00"+r.Name]
 	})
-	info := sfl.DiagnosisInfo{Root: s.Root, Group: reportGroup(groups[pick], len(pkgs) > 1), Sources: []string{"spectra (statements, branches)"},
+	info := sfl.DiagnosisInfo{Root: s.Root, Group: reportGroup(groups[pick], ev.qualify), Sources: []string{"spectra (" + kindsText(s.Kinds) + ")"},
 		Notes: append([]string(nil), s.Notes...), Together: together}
 	for i, g := range groups {
 		if i != pick {
-			info.Others = append(info.Others, reportGroup(g, len(pkgs) > 1))
+			info.Others = append(info.Others, reportGroup(g, ev.qualify))
 		}
 	}
 	in := diagnosis.Input{Spectra: s, Home: map[string]bool{}}
@@ -194,7 +268,7 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(res.TraceDir, "slices"), ranIn(s, more), goFlags)
+			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), goFlags)
 		}()
 	}
 	if f.mutation.on {
@@ -248,6 +322,21 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 		return exitFail
 	}
 	return code
+}
+
+// kindsText names event kinds as the diagnosis's sources do:
+// "statements, branches".
+func kindsText(k spectrum.Kinds) string {
+	var out []string
+	for _, n := range []struct {
+		kind spectrum.Kind
+		name string
+	}{{spectrum.Stmt, "statements"}, {spectrum.Branch, "branches"}, {spectrum.Func, "functions"}, {spectrum.Value, "values"}, {spectrum.Predicate, "predicates"}} {
+		if k.Has(n.kind) {
+			out = append(out, n.name)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // interleave is the groups' failing tests as one group, taking one test

@@ -65,8 +65,10 @@ top-level tests whose name hashes to shard i of n (with their subtests)
 and writes their spectra file (JSON, versioned, docs/rank.md) instead of
 a ranking; every test is in exactly one shard. The test binaries are
 built once: go test runs them through culprit (-exec), which lists each
-binary's tests and runs the shard's. culprit rank -merge FILES... ranks
-the shards' files as one suite.
+binary's tests and runs the shard's. culprit rank -merge FILES...
+diagnoses the shards' files as one suite (shards for it record
+-events stmt,branch; its slices and mutants run where it runs), or with
+-metric ranks them.
 
 Exit status: 0 when a ranking was written (whether or not tests failed:
 failing tests are the input), 2 for bad flags or packages and when no test
@@ -97,7 +99,7 @@ func runRank(e *env, args []string) int {
 	testFiles := fs.Bool("testfiles", false, "rank events in _test.go files too (left out by default)")
 	color := fs.String("color", "auto", "color the listing: auto (on a terminal), always or never")
 	shard := fs.String("shard", "", "run shard `i/n` of the tests (1 <= i <= n, by a hash of each top-level test's name) and write its spectra file instead of a ranking")
-	merge := fs.Bool("merge", false, "rank the spectra files given as arguments (written by -shard) as one suite, without running anything")
+	merge := fs.Bool("merge", false, "rank the spectra files given as arguments (written by -shard) as one suite: without -metric the diagnosis, its slices and mutants run here; with it, without running anything")
 	inlinable := fs.Bool("inlinable", false, "record values in small functions the compiler would inline too (allocation counts can change)")
 	diagTest := fs.String("test", "", "diagnose the failing tests that fail as `NAME` does alone (default: every failing test, the groups named)")
 	slices := fs.Int("slices", maxSliced, "slice up to `N` failing tests for the diagnosis, one of each group in turn (0: none)")
@@ -191,6 +193,14 @@ func runRank(e *env, args []string) int {
 	if *merge && (*traceDir != "" || len(pkgs) == 0 || len(goFlags) > 0) {
 		errorf(e, "rank: -merge takes spectra files as arguments, and neither -trace nor go test flags")
 		return exitUsage
+	}
+
+	if *merge && !set["metric"] && !set["events"] && !set["dstar-exp"] && !*tree && *list == "" && !wf.on() && (*format == "text" || *format == "json") {
+		// The shards' spectra, merged, diagnosed here.
+		if !topSet && *format == "json" {
+			diag.top = 0
+		}
+		return runMergedDiagnosis(e, diag, pkgs)
 	}
 
 	dir := *traceDir
