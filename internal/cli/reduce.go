@@ -165,7 +165,7 @@ func newReducer(f *reduceFlags, files []string, hasCmd bool, cmdArgs []string) (
 		r.Levels = levels
 	}
 
-	if _, err := syntaxOf(f.lang, false); err != nil {
+	if _, err := syntaxOf(f.lang, false, false); err != nil {
 		return nil, err
 	}
 
@@ -189,7 +189,7 @@ func newReducer(f *reduceFlags, files []string, hasCmd bool, cmdArgs []string) (
 	r.Input = in
 	if f.levels == "" || f.lang != "" {
 		// --levels alone names exactly the levels to run.
-		r.Syntax, _ = syntaxOf(f.lang, in.Dir)
+		r.Syntax, _ = syntaxOf(f.lang, in.Dir, false)
 	}
 	r.Output, r.Passing = file+".reduced", file+".passing"
 	if f.out != "" {
@@ -235,9 +235,10 @@ func newReducer(f *reduceFlags, files []string, hasCmd bool, cmdArgs []string) (
 // syntaxOf returns the syntax of each file for --lang: by extension when
 // lang is empty (Go for .go, JSON for .json, brackets for the rest), or
 // the one named for every file (in a directory, Go and JSON only for the
-// files with their extension).
-func syntaxOf(lang string, dir bool) (func(path string) rewrite.Syntax, error) {
-	goSyn, jsonSyn, text := &gosyntax.Syntax{}, &jsontree.Syntax{}, brackets.Syntax{}
+// files with their extension). With compiled, the oracle compiles the
+// Go files (package mode's go test), which reject what is unused.
+func syntaxOf(lang string, dir, compiled bool) (func(path string) rewrite.Syntax, error) {
+	goSyn, jsonSyn, text := &gosyntax.Syntax{Compiled: compiled}, &jsontree.Syntax{}, brackets.Syntax{}
 	switch lang {
 	case "":
 		return func(p string) rewrite.Syntax {

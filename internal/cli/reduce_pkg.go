@@ -10,12 +10,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/culprit-go/culprit/reduce"
 	reducecmd "github.com/culprit-go/culprit/reduce/command"
+	"github.com/culprit-go/culprit/reduce/gosyntax"
 	"github.com/culprit-go/culprit/reduce/oracle"
+	"github.com/culprit-go/culprit/reduce/rewrite"
 )
 
 // goPackage is what reduce's package mode needs of go list -json.
@@ -32,20 +36,29 @@ type goPackage struct {
 // pkgReduction is a reduction of a Go package against go test -run.
 type pkgReduction struct {
 	pkg      *goPackage
-	rel      string       // the package's directory, relative to its module's
-	deps     []*goPackage // the packages of the module it imports, tests included
-	files    []string     // the files reduced, relative to the module's directory
-	withDeps bool         // the files of deps are reduced too
-	run      string       // the -run regular expression
-	result   string       // the result module's directory
-	staging  string       // where the reducer keeps the best package files so far
-	vet      bool         // go test runs go vet: the original fails only with it
+	rel      string        // the package's directory, relative to its module's
+	deps     []*goPackage  // the packages of the module it imports, tests included
+	files    []string      // the files reduced, relative to the module's directory
+	withDeps bool          // the files of deps are reduced too
+	run      string        // the -run regular expression
+	result   string        // the result module's directory
+	staging  string        // where the reducer keeps the best package files so far
+	vet      bool          // go test runs go vet: the original fails only with it
+	timeout  time.Duration // the test binary's time limit (go test -timeout), once learned
 }
+
+// buildAllowance is what the time limit of a candidate's go test adds to
+// its test binary's for the build: a build slowed by other work on the
+// machine is not a candidate that hangs.
+const buildAllowance = 5 * time.Minute
 
 // goTest returns go test's arguments for the package directory, with the
 // extra flags before -run.
 func (p *pkgReduction) goTest(extra ...string) []string {
 	args := append([]string{"go", "test", "-count=1"}, extra...)
+	if p.timeout > 0 {
+		args = append(args, "-timeout="+p.timeout.String())
+	}
 	if !p.vet {
 		// Candidates that go vet rejects (a format string cut short)
 		// would be tests lost; the original's failure does not need it.
@@ -144,9 +157,12 @@ func newPkgReducer(f *reduceFlags, patterns []string, hasCmd bool) (*reducecmd.R
 		if lang == "" {
 			lang = "go"
 		}
-		if r.Syntax, err = syntaxOf(lang, true); err != nil {
+		if r.Syntax, err = syntaxOf(lang, true, true); err != nil {
 			return nil, nil, err
 		}
+	}
+	if err := p.prune(r); err != nil {
+		return nil, nil, err
 	}
 	r.Command = oracle.Command{
 		Args:    p.goTest("-overlay={}.overlay.json"),
@@ -156,6 +172,60 @@ func newPkgReducer(f *reduceFlags, patterns []string, hasCmd bool) (*reducecmd.R
 	}
 	r.Judge.Rule = oracle.GoPanic
 	return r, p, nil
+}
+
+// prune sets the reducer's shortcuts: the declarations of the package
+// that the tests -run selects do not reach go, in one test, then the
+// package's files are joined into one (and its test files into one).
+func (p *pkgReduction) prune(r *reducecmd.Reducer) error {
+	if r.Syntax == nil {
+		return nil
+	}
+	syn, ok := r.Syntax("x.go").(*gosyntax.Syntax)
+	if !ok {
+		return nil
+	}
+	// go test matches the tests' names with the part of -run before the
+	// first slash (the rest selects subtests).
+	re, err := regexp.Compile(strings.SplitN(p.run, "/", 2)[0])
+	if err != nil {
+		return fmt.Errorf("-run: %v", err)
+	}
+	root := func(name string) bool {
+		for _, prefix := range []string{"Test", "Fuzz", "Example"} {
+			if strings.HasPrefix(name, prefix) && re.MatchString(name) {
+				return true
+			}
+		}
+		return false
+	}
+	dir := filepath.ToSlash(p.rel)
+	// Through the Go files as rewrite's: the result keeps each file's
+	// mode, and a file the shortcut joined into another goes.
+	through := func(edit func([]rewrite.File) []rewrite.File) func([]reducecmd.File) []reducecmd.File {
+		return func(files []reducecmd.File) []reducecmd.File {
+			rfiles := make([]rewrite.File, len(files))
+			mode := map[string]fs.FileMode{}
+			for i, f := range files {
+				rfiles[i] = rewrite.File{Path: f.Path, Data: f.Data}
+				mode[f.Path] = f.Mode
+			}
+			edited := edit(rfiles)
+			if edited == nil {
+				return nil
+			}
+			out := make([]reducecmd.File, len(edited))
+			for i, f := range edited {
+				out[i] = reducecmd.File{Path: f.Path, Data: f.Data, Mode: mode[f.Path]}
+			}
+			return out
+		}
+	}
+	r.Shortcuts = []func([]reducecmd.File) []reducecmd.File{
+		through(func(files []rewrite.File) []rewrite.File { return syn.Prune(files, dir, root) }),
+		through(func(files []rewrite.File) []rewrite.File { return syn.Merge(files, dir) }),
+	}
+	return nil
 }
 
 // goFiles lists the package's Go files that go test compiles.
@@ -362,10 +432,19 @@ func reducePackage(e *env, f *reduceFlags, r *reducecmd.Reducer, p *pkgReduction
 		r.Command.Args = p.goTest("-overlay={}.overlay.json")
 		err = r.Check(e.ctx)
 	}
+	if err == nil {
+		// The time limit learned from the original (or --timeout) is
+		// the test binary's, which go test -timeout stops with a panic
+		// of its own; the build gets more.
+		p.timeout = r.Command.Timeout
+		r.Command.Args = p.goTest("-overlay={}.overlay.json")
+		r.Command.Timeout = p.timeout + buildAllowance
+	}
 	sum, interrupted, code := runReducer(e, r, err, pr)
 	if code >= 0 {
 		return code
 	}
+	sum.Timeout = p.timeout
 	if err := p.assemble(); err != nil {
 		errorf(e, "reduce: assemble the result: %v", err)
 		return exitFail

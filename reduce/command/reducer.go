@@ -53,6 +53,14 @@ type Reducer struct {
 	// be subsets of the original's bytes.
 	Syntax func(path string) rewrite.Syntax
 
+	// Shortcuts, with Syntax, each propose one candidate that deletes
+	// much at once (package mode: the declarations that the failing test
+	// does not reach; the files of the package joined into one), or nil.
+	// Each sweep tests them first, in order, each on the result of the
+	// ones before, and goes on from a candidate that fails the same way:
+	// one test instead of delta debugging's many.
+	Shortcuts []func(files []File) []File
+
 	// OnTest, if set, is called after each test and each cache hit.
 	// Calls are serialized.
 	OnTest func(Event)
@@ -325,6 +333,23 @@ func (r *Reducer) Reduce(ctx context.Context) (Summary, error) {
 	for changed = true; changed && runErr == nil; {
 		changed = false
 		sweeps++
+		for _, shortcut := range r.Shortcuts {
+			if !rewriting {
+				break
+			}
+			rebased, err := x.shortcut(ctx, fail, shortcut)
+			if err != nil {
+				runErr = err
+				break
+			}
+			if rebased != nil {
+				in, fail, pass = rebased, rebased.all(), rebased.none()
+				changed = true
+			}
+		}
+		if runErr != nil {
+			break
+		}
 		if rewriting {
 			if in.Dir && slices.Contains(r.levels(), Files) {
 				// Whole files first: deleting a file is cheaper than

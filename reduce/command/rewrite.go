@@ -262,3 +262,36 @@ func (x *reduction) normalize(ctx context.Context, fail selection) (*Input, erro
 	}
 	return x.rebase(files), nil
 }
+
+// shortcut tests the candidate of one of the Shortcuts on the files
+// selected by fail, and returns the rebased input when it fails the same
+// way.
+func (x *reduction) shortcut(ctx context.Context, fail selection, propose func([]File) []File) (*Input, error) {
+	in := x.current()
+	files := in.files(fail)
+	cand := propose(files)
+	size, csize := 0, 0
+	for _, f := range files {
+		size += len(f.Data)
+	}
+	for _, f := range cand {
+		csize += len(f.Data)
+	}
+	if cand == nil || csize >= size {
+		return nil, nil
+	}
+	x.mu.Lock()
+	x.stats.Level = "shortcut"
+	x.mu.Unlock()
+	if !x.setsCheck(files, cand) {
+		x.skip()
+		return nil, nil
+	}
+	if x.testFiles(ctx, cand) != reduce.Fail {
+		return nil, x.fatalErr()
+	}
+	if err := x.saveFiles(cand); err != nil {
+		return nil, err
+	}
+	return x.rebase(cand), nil
+}

@@ -246,27 +246,54 @@ func (a *analysis) addStmts(depth int, list []ast.Stmt) {
 	a.stmts[depth] = append(a.stmts[depth], list...)
 }
 
-// rounds lists the rounds on this file, largest subtrees first.
-func (a *analysis) rounds() []func() []rewrite.Edit {
-	rs := []func() []rewrite.Edit{a.comments, a.decls, a.members}
+// A round is one kind of edit at one depth of the tree, with its key
+// (rewrite.Keyed): the stage, the kind, the depth, and the variant at
+// that depth.
+type round struct {
+	key   rewrite.Key
+	edits func() []rewrite.Edit
+}
+
+// rounds lists the rounds on this file, largest subtrees first; the keys
+// keep that order across files, whatever their depths.
+func (a *analysis) rounds() []round {
+	var rs []round
+	stage, kind := 0, 0
+	add := func(depth, variant int, f func() []rewrite.Edit) {
+		rs = append(rs, round{rewrite.Key{stage, kind, depth, variant}, f})
+	}
+	next := func(fs ...func() []rewrite.Edit) {
+		for _, f := range fs {
+			add(0, 0, f)
+			kind++
+		}
+	}
+	next(a.comments, a.decls, a.members)
 	for d := range a.lits {
-		rs = append(rs, func() []rewrite.Edit { return a.elements(d) })
+		add(d, 0, func() []rewrite.Edit { return a.elements(d) })
 	}
-	rs = append(rs, a.receivers, a.results)
+	kind++
+	next(a.receivers, a.results)
 	for d := range a.stmts {
-		rs = append(rs,
-			func() []rewrite.Edit { return a.deleteStmts(d) },
-			func() []rewrite.Edit { return a.unwrap(d, false) },
-			func() []rewrite.Edit { return a.unwrap(d, true) })
+		add(d, 0, func() []rewrite.Edit { return a.deleteStmts(d) })
+		add(d, 1, func() []rewrite.Edit { return a.unwrap(d, false) })
+		add(d, 2, func() []rewrite.Edit { return a.unwrap(d, true) })
 	}
-	rs = append(rs, a.deleteDefs, a.params, a.args)
+	kind++
+	next(a.deleteDefs, a.params, a.args)
 	for d := range a.exprs {
-		rs = append(rs,
-			func() []rewrite.Edit { return a.operand(d, false) },
-			func() []rewrite.Edit { return a.operand(d, true) },
-			func() []rewrite.Edit { return a.zero(d) })
+		add(d, 0, func() []rewrite.Edit { return a.operand(d, false) })
+		add(d, 1, func() []rewrite.Edit { return a.operand(d, true) })
+		add(d, 2, func() []rewrite.Edit { return a.zero(d) })
 	}
-	return append(rs, a.inline, a.inlineFuncs, a.shortenIdents, a.emptyLiterals, a.halveStrings)
+	kind++
+	next(a.inline, a.inlineFuncs)
+	// The edits of a name or a literal: many, each of a few bytes, and
+	// often each a test that fails otherwise (a test's message prints
+	// the literal); they wait until the rounds above are done.
+	stage = 1
+	next(a.shortenIdents, a.emptyLiterals, a.halveStrings)
+	return rs
 }
 
 func (a *analysis) comments() []rewrite.Edit {
@@ -369,10 +396,16 @@ func (a *analysis) fieldUses(names []*ast.Ident) rewrite.Edit {
 }
 
 // elements deletes the elements of the composite literals at nesting
-// depth d: the rows of a table-driven test, the entries of a map.
+// depth d: the rows of a table-driven test, the entries of a map. A long
+// array of plain values (a lookup table, [256]byte{...}) is cut short
+// instead: deleting one of its values moves all the values after it to
+// other indices, so each such deletion fails on its own and delta
+// debugging would pay a test for every value; cuts at n/2, 3n/4, ...
+// of its n values, and at 0, cost a few.
 func (a *analysis) elements(d int) []rewrite.Edit {
 	var out []rewrite.Edit
 	for _, lit := range a.lits[d] {
+		ends := make([]int, len(lit.Elts)) // where each element's deletion ends
 		for k, e := range lit.Elts {
 			// An element goes with the comma after it, so that deleting
 			// every one leaves an empty literal; a trailing comma is
@@ -390,10 +423,39 @@ func (a *analysis) elements(d int) []rewrite.Edit {
 					end = a.off(e.End())
 				}
 			}
-			out = append(out, rewrite.Edit{{Start: start, End: end}})
+			ends[k] = end
+			if !plainValues(lit) {
+				out = append(out, rewrite.Edit{{Start: start, End: end}})
+			}
+		}
+		if n := len(lit.Elts); plainValues(lit) {
+			cuts := []int{0}
+			for c := n / 2; c < n; c = max(c+1, (c+n+1)/2) {
+				cuts = append(cuts, c)
+			}
+			for _, c := range cuts {
+				out = append(out, rewrite.Edit{{Start: a.off(lit.Elts[c].Pos()), End: ends[n-1]}})
+			}
 		}
 	}
 	return out
+}
+
+// plainValues reports whether a composite literal is a long array (not
+// a slice: a list of test inputs loses any of them) of values without
+// keys, none of them a composite literal: a table whose values are known
+// by their index.
+func plainValues(lit *ast.CompositeLit) bool {
+	if t, ok := lit.Type.(*ast.ArrayType); !ok || t.Len == nil || len(lit.Elts) < 8 {
+		return false
+	}
+	for _, e := range lit.Elts {
+		switch e.(type) {
+		case *ast.KeyValueExpr, *ast.CompositeLit:
+			return false
+		}
+	}
+	return true
 }
 
 func (a *analysis) deleteStmts(d int) []rewrite.Edit {

@@ -61,14 +61,18 @@ type Syntax struct {
 	// that parses is tested, and zero values are only proposed for
 	// literals.
 	NoTypes bool
+	// Compiled says that the oracle compiles the candidates (go build,
+	// go test): something declared and not used, which the compiler
+	// rejects, is then a new type error like any other, not one that
+	// later rounds clean up, and such candidates are skipped untested.
+	Compiled bool
 
 	mu   sync.Mutex // guards the fields below and serializes type checks
 	imp  types.Importer
 	base map[string]*original // by path
 
-	usedText string                     // the text of the last usedNamesOf
-	used     map[string]bool            // its result
-	pkgBase  map[string]map[string]bool // CheckSet: the type errors of each original package, by directory
+	used    map[string]map[string]bool // usedNamesOf, by text: the current text of each file
+	pkgBase map[string]map[string]bool // CheckSet: the type errors of each original package, by directory
 }
 
 // original is what a file's original text got wrong.
@@ -181,7 +185,8 @@ func (s *Syntax) baseline(path string, text []byte) *original {
 }
 
 // Normalize parses the candidate, deletes the imports that were used in
-// old and no longer are, formats it as gofmt does and, unless NoTypes is
+// old and no longer are and the empty groups (var (), import ()) that
+// deletions leave, formats it as gofmt does and, unless NoTypes is
 // set, rejects it when it has a type error the original does not have.
 // When the original does not parse, a candidate that does not parse
 // either is returned unchanged if its syntax errors are among the
@@ -208,6 +213,7 @@ func (s *Syntax) Normalize(path string, old, candidate []byte) ([]byte, error) {
 			}
 		}
 	}
+	dropEmptyGroups(f)
 	var b bytes.Buffer
 	if err := format.Node(&b, fset, f); err != nil {
 		return nil, fmt.Errorf("go: format: %w", err)
@@ -272,7 +278,7 @@ func (s *Syntax) CheckSet(old, candidate []rewrite.File) error {
 			continue
 		}
 		for m := range msgs {
-			if !base[m] && !benign(m) {
+			if !base[m] && !s.benign(m) {
 				return fmt.Errorf("go: %s: %s: %w", dir, m, ErrTypes)
 			}
 		}
@@ -381,20 +387,43 @@ func (s *Syntax) newTypeError(fset *token.FileSet, f *ast.File, base *original) 
 	}
 	msgs, _ := s.typeErrors(fset, f)
 	for m := range msgs {
-		if !base.types[m] && !benign(m) {
+		if !base.types[m] && !s.benign(m) {
 			return fmt.Errorf("go: %s: %w", m, ErrTypes)
 		}
 	}
 	return nil
 }
 
-// usedNamesOf returns usedNames of a text, remembering the last one: the
-// candidates of a round or a level all derive from the same text.
+// dropEmptyGroups deletes the grouped declarations left without specs,
+// but those that hold a comment.
+func dropEmptyGroups(f *ast.File) {
+	decls := f.Decls[:0]
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && len(g.Specs) == 0 && g.Lparen.IsValid() && !holdsComment(f, g) {
+			continue
+		}
+		decls = append(decls, d)
+	}
+	f.Decls = decls
+}
+
+func holdsComment(f *ast.File, n ast.Node) bool {
+	for _, c := range f.Comments {
+		if c.Pos() >= n.Pos() && c.End() <= n.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// usedNamesOf returns usedNames of a text, remembering it: the
+// candidates of a round or a level all derive from the current texts of
+// the files.
 func (s *Syntax) usedNamesOf(text []byte) map[string]bool {
 	s.mu.Lock()
-	if s.usedText == string(text) && s.used != nil {
-		defer s.mu.Unlock()
-		return s.used
+	if used, ok := s.used[string(text)]; ok {
+		s.mu.Unlock()
+		return used
 	}
 	s.mu.Unlock()
 	used := map[string]bool{}
@@ -403,15 +432,22 @@ func (s *Syntax) usedNamesOf(text []byte) map[string]bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.usedText, s.used = string(text), used
+	if len(s.used) >= 64 {
+		s.used = nil // the texts of rounds gone by
+	}
+	if s.used == nil {
+		s.used = map[string]map[string]bool{}
+	}
+	s.used[string(text)] = used
 	return used
 }
 
 // benign reports whether a type error only says that something is
 // unused: deleting code makes such errors on the way to a smaller
-// program, and the next rounds delete what is unused.
-func benign(msg string) bool {
-	return strings.HasPrefix(msg, "declared and not used") || strings.HasSuffix(msg, "imported and not used") ||
+// program, and the next rounds delete what is unused. None is when the
+// oracle compiles the candidates.
+func (s *Syntax) benign(msg string) bool {
+	return !s.Compiled && strings.HasPrefix(msg, "declared and not used") || strings.HasSuffix(msg, "imported and not used") ||
 		strings.Contains(msg, "is not used")
 }
 
@@ -453,11 +489,42 @@ func usedNames(f *ast.File) map[string]bool {
 // Edits proposes the edits of one round on text; see the package
 // documentation for the rounds.
 func (s *Syntax) Edits(path string, text []byte, round int) (edits []rewrite.Edit, more bool) {
+	defer func() {
+		// A partial tree may hold nodes without valid positions: give up
+		// the round rather than the reduction.
+		if recover() != nil {
+			edits, more = nil, false
+		}
+	}()
+	rounds := s.rounds(path, text)
+	if round >= len(rounds) {
+		return nil, false
+	}
+	return rounds[round].edits(), round+1 < len(rounds)
+}
+
+// Keys returns the keys of the rounds of Edits on text (rewrite.Keyed),
+// so that the rounds of the files of a package run kind by kind, depth
+// by depth, across the files.
+func (s *Syntax) Keys(path string, text []byte) (keys []rewrite.Key) {
+	defer func() {
+		if recover() != nil {
+			keys = nil
+		}
+	}()
+	for _, r := range s.rounds(path, text) {
+		keys = append(keys, r.key)
+	}
+	return keys
+}
+
+// rounds analyzes text and returns its rounds.
+func (s *Syntax) rounds(path string, text []byte) []round {
 	s.baseline(path, text)
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, text, parser.ParseComments|parser.SkipObjectResolution)
 	if f == nil || f.Name == nil {
-		return nil, false
+		return nil
 	}
 	// A file with syntax errors is edited through the partial tree that
 	// go/parser recovers around them (with bad nodes where it could not);
@@ -465,23 +532,12 @@ func (s *Syntax) Edits(path string, text []byte, round int) (edits []rewrite.Edi
 	// original's.
 	tf := fset.File(f.Package)
 	if tf == nil {
-		return nil, false
+		return nil
 	}
 	a := &analysis{text: text, fset: fset, file: f, tf: tf}
 	if !s.NoTypes && err == nil {
 		_, a.info = s.typeErrors(fset, f)
 	}
-	defer func() {
-		// A partial tree may hold nodes without valid positions: give up
-		// the round rather than the reduction.
-		if err != nil && recover() != nil {
-			edits, more = nil, false
-		}
-	}()
 	a.collect()
-	rounds := a.rounds()
-	if round >= len(rounds) {
-		return nil, false
-	}
-	return rounds[round](), round+1 < len(rounds)
+	return a.rounds()
 }

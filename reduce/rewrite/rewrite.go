@@ -162,112 +162,275 @@ type Stats struct {
 	Skipped int
 }
 
-// Reduce applies the syntaxes' edits to the files for as long as the
-// result keeps failing and shrinks (once normalized), round after round,
-// until no round of any file makes progress. The files must fail on entry. A candidate is
-// only tested when it is smaller than the current text. On cancellation
-// Reduce returns the smallest failing files found so far with an error
-// wrapping ctx.Err().
-func Reduce(ctx context.Context, files []File, test Test, cfg Config) ([]File, Stats, error) {
-	r := &reducer{test: test, cfg: cfg, files: append([]File(nil), files...)}
-	for progress := true; progress; {
-		progress = false
-		for i := range r.files {
-			if r.files[i].Syntax == nil {
-				continue
-			}
-			for round := 0; ; round++ {
-				f := r.files[i]
-				edits, more := f.Syntax.Edits(f.Path, f.Data, round)
-				if len(edits) > 0 {
-					if cfg.OnRound != nil {
-						cfg.OnRound(f.Syntax.Name(), f.Path, round)
-					}
-					r.stats.Rounds++
-					improved, err := r.round(ctx, i, edits)
-					if err != nil {
-						return r.files, r.stats, err
-					}
-					progress = progress || improved
-				}
-				if !more {
-					break
-				}
-			}
+// A Key orders the rounds of a syntax: compared element by element,
+// smaller keys run first. Rounds of different files with equal keys run
+// together, as one round. The first element is a stage: the rounds of a
+// stage only run once those of the stages before make no more progress
+// (the edits of one token, as shortening a name, wait until the
+// structure is as small as it gets).
+type Key [4]int
+
+func (k Key) less(o Key) bool {
+	for i := range k {
+		if k[i] != o[i] {
+			return k[i] < o[i]
 		}
 	}
-	return r.files, r.stats, nil
+	return false
+}
+
+// A Keyed Syntax tells the key of each of its rounds on a text: the key
+// of round i of Edits is Keys(path, text)[i], and keys increase with the
+// round. Reduce runs the rounds of all files that share a key as one
+// round (one delta debugging run over the edits of every file), in the
+// order of the keys: the declarations of every file of a package before
+// any statement. A Syntax that is not Keyed has the key {0, i} for round
+// i.
+type Keyed interface {
+	Keys(path string, text []byte) []Key
+}
+
+// Reduce applies the syntaxes' edits to the files for as long as the
+// result keeps failing and shrinks (once normalized), round after round,
+// until no round makes progress. The rounds of all files run key by key
+// (see Keyed): each is one delta debugging run over the edits of every
+// file that has a round of that key, so the coarse edits of all the
+// files (whole declarations) come before the finer ones of any. The
+// files must fail on entry. A candidate is only tested when it is
+// smaller than the current files. On cancellation Reduce returns the
+// smallest failing files found so far with an error wrapping ctx.Err().
+func Reduce(ctx context.Context, files []File, test Test, cfg Config) ([]File, Stats, error) {
+	r := &reducer{test: test, cfg: cfg, files: append([]File(nil), files...)}
+	r.keys = make([]keysOf, len(files))
+	for stage := 0; ; stage++ {
+		r.later = false
+		if err := r.stage(ctx, stage); err != nil {
+			return r.files, r.stats, err
+		}
+		if !r.later {
+			return r.files, r.stats, nil
+		}
+	}
+}
+
+// stage runs the rounds of the stages up to stage until none makes
+// progress.
+func (r *reducer) stage(ctx context.Context, stage int) error {
+	for progress := true; progress; {
+		progress = false
+		// The rounds of the files that are not Keyed: the next one of
+		// each, and whether there is one.
+		nextRound := make([]int, len(r.files))
+		done := make([]bool, len(r.files))
+		var last *Key
+		for {
+			key, plan := r.plan(stage, last, nextRound, done)
+			if plan == nil {
+				break
+			}
+			var edits []fileEdit
+			first := -1
+			for _, p := range plan {
+				f := r.files[p.file]
+				es, more := f.Syntax.Edits(f.Path, f.Data, p.round)
+				if _, ok := f.Syntax.(Keyed); !ok {
+					nextRound[p.file] = p.round + 1
+					done[p.file] = !more
+				}
+				for _, e := range es {
+					edits = append(edits, fileEdit{p.file, e})
+				}
+				if len(es) > 0 && first < 0 {
+					first = p.file
+				}
+			}
+			last = &key
+			if len(edits) == 0 {
+				continue
+			}
+			if r.cfg.OnRound != nil {
+				f := r.files[first]
+				path := f.Path
+				if edits[len(edits)-1].file != first {
+					path = "" // several files
+				}
+				r.cfg.OnRound(f.Syntax.Name(), path, plan[0].round)
+			}
+			r.stats.Rounds++
+			improved, err := r.round(ctx, edits)
+			if err != nil {
+				return err
+			}
+			progress = progress || improved
+		}
+	}
+	return nil
 }
 
 type reducer struct {
 	test  Test
 	cfg   Config
 	files []File
+	keys  []keysOf // of each file's current text, when Keyed
+	later bool     // a round of a later stage was left out
 
 	mu    sync.Mutex // guards stats and serializes OnImprove
 	stats Stats
 }
 
-// round runs delta debugging over the edits of one round of file i: its
-// elements are the edits left out, so minimizing them applies as many as
-// possible.
-func (r *reducer) round(ctx context.Context, i int, edits []Edit) (bool, error) {
-	f := r.files[i]
+// keysOf holds the keys of the rounds of one text.
+type keysOf struct {
+	text string
+	keys []Key
+}
+
+// fileEdit is an edit of one of the files.
+type fileEdit struct {
+	file int
+	edit Edit
+}
+
+// planned is the round of a file that runs next.
+type planned struct{ file, round int }
+
+// plan picks the smallest key after last among the files' rounds of the
+// stages up to stage and returns the round of each file that has it; nil
+// when no file has a round after last.
+func (r *reducer) plan(stage int, last *Key, nextRound []int, done []bool) (Key, []planned) {
+	type cand struct {
+		key   Key
+		round int
+	}
+	cands := make([]*cand, len(r.files))
+	var best *Key
+	for i, f := range r.files {
+		if f.Syntax == nil {
+			continue
+		}
+		var c *cand
+		if k, ok := f.Syntax.(Keyed); ok {
+			if r.keys[i].keys == nil || r.keys[i].text != string(f.Data) {
+				r.keys[i] = keysOf{text: string(f.Data), keys: k.Keys(f.Path, f.Data)}
+				if r.keys[i].keys == nil {
+					r.keys[i].keys = []Key{}
+				}
+			}
+			for round, key := range r.keys[i].keys {
+				if key[0] > stage {
+					r.later = true
+					continue
+				}
+				if last == nil || last.less(key) {
+					c = &cand{key, round}
+					break
+				}
+			}
+		} else if !done[i] {
+			c = &cand{Key{0, nextRound[i]}, nextRound[i]}
+		}
+		if c == nil {
+			continue
+		}
+		cands[i] = c
+		if best == nil || c.key.less(*best) {
+			best = &c.key
+		}
+	}
+	if best == nil {
+		return Key{}, nil
+	}
+	var plan []planned
+	for i, c := range cands {
+		if c != nil && c.key == *best {
+			plan = append(plan, planned{i, c.round})
+		}
+	}
+	return *best, plan
+}
+
+// round runs delta debugging over the edits of one round, of one file or
+// several: its elements are the edits left out, so minimizing them
+// applies as many as possible.
+func (r *reducer) round(ctx context.Context, edits []fileEdit) (bool, error) {
+	cur := r.files
+	// The measure of progress: the size of the files once normalized,
+	// which a layout change alone may make larger.
+	base := map[int]int{}
+	size := 0
+	for _, e := range edits {
+		if _, ok := base[e.file]; ok {
+			continue
+		}
+		f := cur[e.file]
+		n := len(f.Data)
+		if norm, err := f.Syntax.Normalize(f.Path, f.Data, f.Data); err == nil {
+			n = len(norm)
+		}
+		base[e.file] = n
+		size += n
+	}
 	idx := make([]int, len(edits))
 	for k := range idx {
 		idx[k] = k
 	}
-	// The text each set of applied edits yields, once normalized.
-	candidate := func(kept []int) ([]byte, error) {
-		var apply []Edit
+	// The files each set of kept edits yields, with the edited files
+	// normalized, and their size; or the path of the file that failed.
+	candidate := func(kept []int) ([]File, int, string, error) {
+		apply := map[int][]Edit{}
+		var order []int
 		k := 0
-		for j := range edits {
+		for j, e := range edits {
 			if k < len(kept) && kept[k] == j {
 				k++
 				continue
 			}
-			apply = append(apply, edits[j])
+			if apply[e.file] == nil {
+				order = append(order, e.file)
+			}
+			apply[e.file] = append(apply[e.file], e.edit)
 		}
-		text, err := Apply(f.Data, apply)
-		if err != nil {
-			return nil, err
+		out := append([]File(nil), cur...)
+		total := size
+		for _, i := range order {
+			f := cur[i]
+			text, err := Apply(f.Data, apply[i])
+			if err == nil {
+				text, err = f.Syntax.Normalize(f.Path, f.Data, text)
+			}
+			if err != nil {
+				return nil, 0, f.Path, err
+			}
+			out[i].Data = text
+			total += len(text) - base[i]
 		}
-		return f.Syntax.Normalize(f.Path, f.Data, text)
-	}
-	// The measure of progress: the size of the current text once
-	// normalized, which a layout change alone may make larger.
-	size := len(f.Data)
-	if norm, err := f.Syntax.Normalize(f.Path, f.Data, f.Data); err == nil {
-		size = len(norm)
+		return out, total, "", nil
 	}
 	bestSize := size
 	test := func(ctx context.Context, kept []int) reduce.Outcome {
 		if len(kept) == len(edits) {
-			return reduce.Fail // the current text
+			return reduce.Fail // the current files
 		}
-		text, err := candidate(kept)
+		files, total, path, err := candidate(kept)
 		if err != nil {
 			r.mu.Lock()
 			r.stats.Skipped++
 			r.mu.Unlock()
 			if r.cfg.OnSkip != nil {
-				r.cfg.OnSkip(f.Path, err)
+				r.cfg.OnSkip(path, err)
 			}
 			return reduce.Unresolved
 		}
-		if len(text) >= size {
+		if total >= size {
 			return reduce.Unresolved // no progress: never worth a test
 		}
-		files := append([]File(nil), r.files...)
-		files[i].Data = text
 		r.mu.Lock()
 		r.stats.Tests++
 		r.mu.Unlock()
 		out := r.test(ctx, files)
 		if out == reduce.Fail && ctx.Err() == nil {
 			r.mu.Lock()
-			if len(text) < bestSize {
-				bestSize = len(text)
+			if total < bestSize {
+				bestSize = total
 				if r.cfg.OnImprove != nil {
 					r.cfg.OnImprove(files)
 				}
@@ -278,14 +441,14 @@ func (r *reducer) round(ctx context.Context, i int, edits []Edit) (bool, error) 
 	}
 	res, err := reduce.DD(ctx, idx, test, reduce.Min, reduce.Config{Workers: r.cfg.Workers})
 	if len(res.Fail) < len(edits) {
-		text, cerr := candidate(res.Fail)
-		if cerr == nil && len(text) < size {
-			r.files[i].Data = text
+		files, total, _, cerr := candidate(res.Fail)
+		if cerr == nil && total < size {
+			r.files = files
 			return true, err
 		}
 	}
 	if err != nil {
-		return false, fmt.Errorf("rewrite %s: %w", f.Path, err)
+		return false, fmt.Errorf("rewrite: %w", err)
 	}
 	return false, nil
 }

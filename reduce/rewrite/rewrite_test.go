@@ -3,6 +3,7 @@ package rewrite_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -96,5 +97,44 @@ func TestReduce(t *testing.T) {
 		if st.Tests == 0 || st.Rounds == 0 || len(improved) == 0 {
 			t.Errorf("workers %d: stats %+v, %d improvements", workers, st, len(improved))
 		}
+	}
+}
+
+// keyedWords is words whose second round (a word becomes x) is of a
+// later stage.
+type keyedWords struct{ words }
+
+func (keyedWords) Keys(string, []byte) []rewrite.Key { return []rewrite.Key{{0, 0}, {1, 0}} }
+
+// TestReduceKeyed: the rounds of several files with the same key run as
+// one round over the edits of all of them, and a later stage's rounds
+// wait until the earlier stages make no more progress.
+func TestReduceKeyed(t *testing.T) {
+	test := func(_ context.Context, files []rewrite.File) reduce.Outcome {
+		for _, f := range files {
+			if !strings.Contains(string(f.Data), "gamma") {
+				return reduce.Pass
+			}
+		}
+		return reduce.Fail
+	}
+	var rounds []string
+	cfg := rewrite.Config{OnRound: func(_, path string, round int) { rounds = append(rounds, fmt.Sprintf("%d %q", round, path)) }}
+	files := []rewrite.File{
+		{Path: "a", Data: []byte("alpha beta gamma"), Syntax: keyedWords{}},
+		{Path: "b", Data: []byte("delta gamma epsilon"), Syntax: keyedWords{}},
+	}
+	out, _, err := rewrite.Reduce(context.Background(), files, test, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out[0].Data) != "gamma" || string(out[1].Data) != "gamma" {
+		t.Errorf("Reduce = %q, %q, want gamma, gamma", out[0].Data, out[1].Data)
+	}
+	// Stage 0: the deletions of both files together, again without
+	// progress; stage 1: both rounds once more.
+	want := []string{`0 ""`, `0 ""`, `0 ""`, `1 ""`}
+	if strings.Join(rounds, ", ") != strings.Join(want, ", ") {
+		t.Errorf("rounds %v, want %v", rounds, want)
 	}
 }
