@@ -43,6 +43,10 @@ type Input struct {
 	Stacks [][]Location
 	// Mutants are the outcomes of mutants of executed lines.
 	Mutants []Mutant
+	// Decls are package-level variables and constants with the lines
+	// that read them (PackageDecls): a declaration a failing run's line
+	// read is ranked with that line's spectrum, as if executed there.
+	Decls []Decl
 	// Home are the import paths of the failing tests' packages: Go tests
 	// sit beside the code they test, so a line there is the first
 	// suspect (Weights.Home).
@@ -177,6 +181,29 @@ func Diagnose(in Input) *Diagnosis {
 			ev.Event = e.Kind.String()
 			if e.Text != "" {
 				ev.Event += " " + e.Text
+			}
+		}
+	}
+	// Package-level declarations the failing runs' lines read.
+	if len(in.Decls) > 0 {
+		ev := declEvidence(in.Decls, func(l Location) (Evidence, bool) {
+			a := lines[l]
+			if a == nil || !a.executed {
+				return Evidence{}, false
+			}
+			return a.Evidence, true
+		})
+		for _, d := range in.Decls {
+			e, ok := ev[d.Name]
+			if !ok {
+				continue
+			}
+			for _, loc := range d.Lines {
+				if lines[loc] != nil {
+					continue
+				}
+				lines[loc] = &acc{Line: Line{Location: loc, Func: d.Name, Evidence: Evidence{Spectrum: e.Spectrum, Event: e.Event, EF: e.EF, EP: e.EP}}, executed: true}
+				order = append(order, loc)
 			}
 		}
 	}

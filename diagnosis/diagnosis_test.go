@@ -52,6 +52,13 @@ func TestDiagnose(t *testing.T) {
 				{At: loc(3), Failing: 1, Passing: 2, Broke: 1},
 			}, Weights: spec(Weights{Spectrum: 1, Mutation: 1})},
 			lines: []int{5, 4, 3, 9}, ranks: []string{"1", "2", "3", "4"}, funcs: []string{"p.f", "p.g"}},
+		{name: "a declaration read at line 9 ranks with it, and one its initializer reads too; one line 12 (passing runs only) reads is not ranked",
+			in: Input{Decls: []Decl{
+				{Name: "p.re", Lines: []Location{{"d.go", 2}}, Readers: []Location{loc(9)}, Reads: []string{"p.pattern"}},
+				{Name: "p.pattern", Lines: []Location{{"d.go", 1}}},
+				{Name: "p.other", Lines: []Location{{"d.go", 3}}, Readers: []Location{loc(12)}},
+			}, Weights: spec(Weights{Spectrum: 1})},
+			lines: []int{3, 4, 5, 1, 2, 9}, ranks: []string{"1-3", "1-3", "1-3", "4-6", "4-6", "4-6"}, funcs: []string{"p.f", "p.pattern", "p.re", "p.g"}},
 		{name: "the panic stack lifts its lines; the function's spectrum lifts its lines over g",
 			in:    Input{Stacks: [][]Location{{{"runtime/panic.go", 1}, loc(9), loc(3)}}, Weights: spec(Weights{Spectrum: 1, Stack: 1, Func: 0.5})},
 			lines: []int{9, 3, 4, 5}, ranks: []string{"1", "2", "3-4", "3-4"}, funcs: []string{"p.g", "p.f"}},

@@ -23,7 +23,8 @@ func (s faultSet) has(file string, line int) bool { return s[lineKey{file, line}
 // which the corpus gives for a fix that only inserts code (the line
 // before the insertion), is an omission: the statements just before and
 // just after it in its function stand for it. Package-level
-// declarations are their own first line.
+// declarations are their own first line (in a grouped declaration, the
+// spec's: each name = value of a var ( ... ) block is a declaration).
 func candidates(dir string, bug *Bug) faultSet {
 	out := faultSet{}
 	for _, f := range bug.Faults {
@@ -61,9 +62,18 @@ func standIns(fset *token.FileSet, file *ast.File, text []string, l int) []int {
 		if line(d.Pos()) <= l && l <= line(d.End()) {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
 				body = span{line(fd.Body.Pos()), line(fd.Body.End())}
-			} else {
-				return []int{line(d.Pos())}
+				continue
 			}
+			// A grouped declaration's specs are declarations of their
+			// own: "x = 1" in "var ( ... )" is its own first line.
+			if gd, ok := d.(*ast.GenDecl); ok {
+				for _, sp := range gd.Specs {
+					if line(sp.Pos()) <= l && l <= line(sp.End()) {
+						return []int{line(sp.Pos())}
+					}
+				}
+			}
+			return []int{line(d.Pos())}
 		}
 	}
 	if body.start == 0 {

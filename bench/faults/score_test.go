@@ -193,6 +193,11 @@ func F(x int) int {
 	// a comment
 	return y
 }
+
+const (
+	a = "x"
+	b = "y"
+)
 `
 	tests := []struct {
 		line int
@@ -205,6 +210,7 @@ func F(x int) int {
 		{13, []int{11, 15}, "a blank line, likewise"},
 		{14, []int{11, 15}, "a comment, likewise"},
 		{4, []int{3}, "a package-level declaration: its first line"},
+		{20, []int{20}, "a spec of a grouped declaration: its own line"},
 	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte(src), 0o644); err != nil {

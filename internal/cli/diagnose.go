@@ -262,8 +262,15 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 		ctx, cancel = context.WithTimeout(e.ctx, autoLimit(ran))
 	}
 	defer cancel()
-	var slNotes, mutNotes []string
+	var slNotes, mutNotes, declNotes []string
 	var wg sync.WaitGroup
+	// The package-level declarations of the failing tests' packages,
+	// with the lines that read them (type-checked meanwhile).
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		in.Decls, declNotes = homeDecls(ctx, in.Home, s.Root, goFlags)
+	}()
 	if f.slices > 0 {
 		wg.Add(1)
 		go func() {
@@ -290,12 +297,15 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	}
 	wg.Wait()
 	progress.done()
-	info.Notes = append(append(info.Notes, slNotes...), mutNotes...)
+	info.Notes = append(append(append(info.Notes, slNotes...), mutNotes...), declNotes...)
 	if len(in.Slices) > 0 {
 		info.Sources = append(info.Sources, "slices ("+plural(len(in.Slices), "test")+")")
 	}
 	if len(in.Mutants) > 0 {
 		info.Sources = append(info.Sources, fmt.Sprintf("mutants (%d)", len(in.Mutants)))
+	}
+	if len(in.Decls) > 0 {
+		info.Sources = append(info.Sources, fmt.Sprintf("package-level declarations read (%d)", len(in.Decls)))
 	}
 	stopped := ""
 	switch {
@@ -322,6 +332,27 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 		return exitFail
 	}
 	return code
+}
+
+// homeDecls type-checks the packages and returns their package-level
+// declarations with the lines that read them.
+func homeDecls(ctx context.Context, home map[string]bool, root string, goFlags []string) ([]diagnosis.Decl, []string) {
+	var pkgs []string
+	for p := range home {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	typed, err := instrument.LoadTyped(ctx, root, pkgs, goFlags)
+	if err != nil {
+		return nil, []string{fmt.Sprintf("package-level declarations left out: %v", err)}
+	}
+	var out []diagnosis.Decl
+	for _, p := range typed {
+		if p.Types != nil && p.TypesInfo != nil && len(p.Errors) == 0 {
+			out = append(out, diagnosis.PackageDecls(p.Fset, p.Syntax, p.TypesInfo, p.Types, root)...)
+		}
+	}
+	return out, nil
 }
 
 // kindsText names event kinds as the diagnosis's sources do:

@@ -229,6 +229,20 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	return res, nil
 }
 
+// LoadTyped loads the packages of patterns, in dir, with their syntax
+// and types, as the go command would build them with the user's go test
+// flags (build tags): what the diagnosis reads package-level
+// declarations from.
+func LoadTyped(ctx context.Context, dir string, patterns, goFlags []string) ([]*packages.Package, error) {
+	pkgs, err := packages.Load(&packages.Config{Context: ctx, Dir: dir, BuildFlags: buildFlags(goFlags),
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo},
+		patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("load packages: %w", err)
+	}
+	return pkgs, nil
+}
+
 // fileOf finds the package and syntax tree of an absolute file.
 func fileOf(pkgs []*packages.Package, file string) (*packages.Package, *ast.File) {
 	for _, p := range pkgs {
