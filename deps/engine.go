@@ -220,10 +220,13 @@ func failingLeaf(p *trace.Process, t *trace.Test, parents map[int]bool) *trace.T
 // which file.key fills the same whoever asks): the site table, the
 // parsed source files it names, and the unit or function of each site.
 type program struct {
-	sites []trace.Site
-	src   *source
-	units []*unit // per site: the unit holding it
-	funcs []*function
+	plans      map[planKey]*readPlan
+	paramNames [][]string                     // per function site: params' answers
+	logical    map[ast.Node][]*ast.BinaryExpr // logicals' answers
+	sites      []trace.Site
+	src        *source
+	units      []*unit // per site: the unit holding it
+	funcs      []*function
 }
 
 func newProgram(sites []trace.Site) *program {
@@ -277,6 +280,16 @@ type builder struct {
 	steps    map[int]stepTarget // statement site -> what its step starts
 	checks   map[int]bool       // check calls the test made (checked coverage)
 	sinkSeen map[Sink]bool
+
+	// Scratch of reads: a mark per node (seen[id] == seenGen: already
+	// read), and slices reused from one read to the next.
+	seen        []uint32
+	seenGen     uint32
+	skipScratch [][2]token.Pos
+	rootScratch []uint8
+	posScratch  []token.Pos
+	idScratch   []int
+	free        []*instance // instances ended, for reuse
 
 	// The failure before the test's latest panic, back when it is
 	// recovered.
@@ -351,12 +364,14 @@ type frame struct {
 	// clause's decision record enters its body without testing it.
 	fell bool
 	cur  *instance
-	exec map[int]int // unit -> sequence number of its latest execution
-	dec  map[int]int // decision unit -> its node
-	tag  int         // the latest switch tag node, -1
-	ret  int         // the return-value node, -1 until a return ran
-	call int         // the latest call site entered from this frame, -1
-	from int         // the call site that entered this frame, -1
+	// units holds, per unit of fn (by id), the sequence number of its
+	// latest execution in the frame (0: none yet) and, for a decision,
+	// its node then.
+	units []unitRun
+	tag   int // the latest switch tag node, -1
+	ret   int // the return-value node, -1 until a return ran
+	call  int // the latest call site entered from this frame, -1
+	from  int // the call site that entered this frame, -1
 	// A callback: a frame entered by code that is not instrumented, under
 	// the call site cbSite (-1: none) of the frame cbOf; its return value
 	// goes to that call's value, not to a call of its own.
@@ -458,6 +473,9 @@ func (b *builder) edge(from, to int, kind EdgeKind) {
 
 func (b *builder) value(id int, v trace.Value) {
 	n := b.g.Nodes[id]
+	if len(n.Values) >= MaxValues {
+		return // v is one of them or left out
+	}
 	s := v.String()
 	for _, x := range n.Values {
 		if x == s {
@@ -534,7 +552,8 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		// A statement starts: whatever ran before it in this frame has
 		// ended, exactly (without steps, at() infers it from positions).
 		b.end(fr)
-		fr.cur = &instance{u: u, lastPos: pos, wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}, lastEv: [2]int{int(e.Tag), e.Site}}
+		fr.cur = b.instance(u, pos)
+		fr.cur.lastEv = [2]int{int(e.Tag), e.Site}
 		fr.cur.inTest = inTest
 		fr.cur.stepped = true
 		return
@@ -580,6 +599,9 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			in.rloc[pos] = e.Loc
 		}
 	case trace.TagWrite:
+		if in.wrote == nil {
+			in.wrote = map[int]bool{}
+		}
 		in.wrote[e.Site] = true
 		if e.Loc.Kind != trace.LocNone {
 			if in.wloc == nil {
@@ -588,6 +610,9 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			in.wloc[pos] = e.Loc
 		}
 		if len(e.Values) > 0 {
+			if in.values == nil {
+				in.values = map[string][]trace.Value{}
+			}
 			in.values[site.Info] = append(in.values[site.Info], e.Values[0])
 		}
 	case trace.TagCall:
@@ -606,6 +631,9 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		}
 	case trace.TagReturn:
 		if g.ret >= 0 && (g.retAt == e.Site || g.retAt < 0) {
+			if in.rets == nil {
+				in.rets = map[token.Pos]int{}
+			}
 			in.rets[pos] = g.ret
 		}
 		if cb := fr.cbRets[e.Site]; len(cb) > 0 {
@@ -690,7 +718,7 @@ func (b *builder) decision(fr *frame, u *unit, pos token.Pos, site trace.Site) {
 	}
 	if fr.cur == nil || fr.cur.u != u {
 		b.end(fr)
-		fr.cur = &instance{u: u, lastPos: pos, wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}}
+		fr.cur = b.instance(u, pos)
 	}
 	b.end(fr)
 }
@@ -779,7 +807,7 @@ func (b *builder) at(fr *frame, u *unit, pos token.Pos, e trace.Event) *instance
 		}
 	}
 	b.end(fr)
-	in = &instance{u: u, lastPos: pos, wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}}
+	in = b.instance(u, pos)
 	in.lastEv = [2]int{int(e.Tag), e.Site}
 	fr.cur = in
 	return in
@@ -816,7 +844,7 @@ func (b *builder) frameOf(g *goroutine, fn *function) *frame {
 
 // push enters a frame of fn on g.
 func (b *builder) push(g *goroutine, fn *function, site int) *frame {
-	fr := &frame{fn: fn, vars: map[string]map[int]bool{}, exec: map[int]int{}, dec: map[int]int{}, tag: -1, ret: -1, call: -1, from: -1, cbSite: -1}
+	fr := &frame{fn: fn, vars: map[string]map[int]bool{}, units: make([]unitRun, len(fn.units)), tag: -1, ret: -1, call: -1, from: -1, cbSite: -1}
 	if fn.parent != nil {
 		fr.lex = b.last[fn.parent]
 	}
@@ -890,7 +918,7 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 	if cbSite >= 0 {
 		fr.cbOf, fr.cbSite = caller, cbSite
 	}
-	names := paramNames(b.sites[e.Site].Info)
+	names := b.params(e.Site)
 	f := fn.file
 	declPos := fn.decl.Pos()
 	method := false
@@ -903,7 +931,8 @@ func (b *builder) enter(g *goroutine, e trace.Event) {
 		if i < len(e.Values) {
 			b.value(id, e.Values[i])
 		}
-		fr.vars[fn.paramKey(name)] = map[int]bool{id: true}
+		k := fn.paramKey(name)
+		fr.vars[k] = only(fr.vars[k], id)
 		var from []int
 		switch {
 		case method && i == 0:
@@ -997,6 +1026,19 @@ func paramNames(info string) []string {
 
 // findCall returns the call expression spanning [pos, end) in f.
 func findCall(f *file, pos, end token.Pos) *ast.CallExpr {
+	k := [2]token.Pos{pos, end}
+	if c, ok := f.calls[k]; ok {
+		return c
+	}
+	if f.calls == nil {
+		f.calls = map[[2]token.Pos]*ast.CallExpr{}
+	}
+	f.calls[k] = searchCall(f, pos, end)
+	return f.calls[k]
+}
+
+// searchCall does findCall's work.
+func searchCall(f *file, pos, end token.Pos) *ast.CallExpr {
 	var found *ast.CallExpr
 	ast.Inspect(f.ast, func(n ast.Node) bool {
 		if found != nil || n == nil || n.End() < pos || n.Pos() > end {
@@ -1055,11 +1097,11 @@ func (b *builder) exit(g *goroutine, e trace.Event) {
 			}
 		}
 		if len(cands) == 1 {
-			fr.cur = &instance{u: cands[0], wrote: map[int]bool{}, rets: map[token.Pos]int{}, values: map[string][]trace.Value{}}
+			fr.cur = b.instance(cands[0], token.NoPos)
 			b.end(fr)
 		}
 		if fr.ret < 0 {
-			fr.ret = b.fresh(fmt.Sprintf("<%s() return value>", fn.name), fn.file, fn.decl.Pos(), fn)
+			fr.ret = b.fresh(fn.returnName(), fn.file, fn.decl.Pos(), fn)
 			b.g.Nodes[fr.ret].Count++
 		}
 	}
@@ -1098,38 +1140,26 @@ func constant(n ast.Node) bool {
 // lookup returns the definitions a read of the variable of key k (see
 // file.key) in fr sees.
 func (b *builder) lookup(fr *frame, k string) map[int]bool {
-	for f := fr; f != nil; f = f.lex {
-		if f.fn.owns(k) {
-			return f.vars[k]
-		}
+	f, sc := fr.holder(k)
+	if f != nil {
+		return f.vars[k]
 	}
-	name, p := splitKey(k)
-	dir := filepath.Dir(fr.fn.file.path)
-	if !p.IsValid() && b.src.globals[dir][name] {
-		return b.global[dir+"\x00"+name]
+	if sc.global != "" {
+		return b.global[sc.global]
 	}
 	return nil
 }
 
 // define records a definition of the operand named by root.
 func (b *builder) define(fr *frame, root string, id int, strong bool) {
-	var m map[string]map[int]bool
-	key := root
-	for f := fr; f != nil && m == nil; f = f.lex {
-		if f.fn.owns(root) {
-			m = f.vars
-		}
-	}
-	if m == nil {
-		dir := filepath.Dir(fr.fn.file.path)
-		if name, p := splitKey(root); !p.IsValid() && b.src.globals[dir][name] {
-			m, key = b.global, dir+"\x00"+name
-		} else {
-			m = fr.vars
-		}
+	m, key := fr.vars, root
+	if f, sc := fr.holder(root); f != nil {
+		m = f.vars
+	} else if sc.global != "" {
+		m, key = b.global, sc.global
 	}
 	if strong || m[key] == nil {
-		m[key] = map[int]bool{}
+		m[key] = only(m[key], -1)
 		if b.ver != nil {
 			delete(b.ver.elems, b.scope(fr, root))
 		}
@@ -1144,97 +1174,6 @@ func (b *builder) readsIn(fr *frame, n ast.Node, in *instance) []int {
 		return nil
 	}
 	return b.reads(fr, n, nil, in)
-}
-
-func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
-	if b.ver != nil {
-		return b.versionedReads(fr, n, assigned, in)
-	}
-	var out []int
-	seen := map[int]bool{}
-	add := func(id int) {
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	// The value of a call whose callee returned is its return value, not
-	// its arguments: the callee's parameters depend on those.
-	var skip [][2]token.Pos
-	if in != nil && len(in.ops) > 0 {
-		for _, sp := range shortCircuited(n, in.ops) {
-			skip = append(skip, [2]token.Pos{sp[0] - 1, sp[1]})
-		}
-	}
-	if in != nil && len(in.rets) > 0 {
-		ast.Inspect(n, func(x ast.Node) bool {
-			if c, ok := x.(*ast.CallExpr); ok {
-				if _, ok := in.rets[c.Pos()]; ok {
-					skip = append(skip, [2]token.Pos{c.Lparen, c.Rparen})
-				}
-			}
-			return true
-		})
-	}
-	// Elements, entries and fields read with their storage known: what
-	// was last written there, when instrumented code wrote it; else the
-	// root variable without the element writes known to be elsewhere.
-	memRead, rootOnly := b.memReads(n, assigned, in)
-	// &x takes x's address, not its value: reads through the pointer
-	// find x's definitions by address.
-	ast.Inspect(n, func(m ast.Node) bool {
-		if u, ok := m.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			if id, ok := ast.Unparen(u.X).(*ast.Ident); ok {
-				rootOnly[id] = true
-			}
-		}
-		return true
-	})
-	for _, d := range memRead {
-		add(d)
-	}
-	header := lengthOperands(n)
-ids:
-	for _, id := range idents(n, assigned) {
-		for _, r := range skip {
-			if r[0] < id.Pos() && id.Pos() < r[1] {
-				continue ids
-			}
-		}
-		only, isRoot := rootOnly[id]
-		if isRoot && only {
-			continue
-		}
-		defs := b.lookup(fr, fr.fn.file.key(id))
-		ids := make([]int, 0, len(defs))
-		hdr := header[id]
-		for d := range defs {
-			if isRoot && b.located[d] || hdr && b.elemOnly[d] {
-				continue
-			}
-			ids = append(ids, d)
-		}
-		sort.Ints(ids)
-		for _, d := range ids {
-			add(d)
-		}
-	}
-	if in != nil {
-		var poss []token.Pos
-		for p := range in.rets {
-			if n.Pos() <= p && p < n.End() {
-				poss = append(poss, p)
-			}
-		}
-		sort.Slice(poss, func(i, j int) bool { return poss[i] < poss[j] })
-		for _, p := range poss {
-			add(in.rets[p])
-		}
-		for _, id := range in.callbacks(n) {
-			add(id)
-		}
-	}
-	return out
 }
 
 // callbacks returns the return values of the callbacks made under the
@@ -1282,70 +1221,6 @@ func lengthOperands(n ast.Node) map[*ast.Ident]bool {
 	return out
 }
 
-// memReads returns, for the element, entry, field and dereference
-// operands of n read with a known location, the definitions last
-// written there; rootOnly maps the root identifier of each such operand
-// (and of each assigned operand that is not a plain variable) to true
-// when the memory answered (the root's definitions are not read) and
-// false when it did not (its located element definitions are left out).
-func (b *builder) memReads(n ast.Node, assigned []ast.Expr, in *instance) (out []int, rootOnly map[*ast.Ident]bool) {
-	rootOnly = map[*ast.Ident]bool{}
-	for _, l := range assigned {
-		if _, plain := ast.Unparen(l).(*ast.Ident); !plain {
-			if r := rootIdent(l); r != nil {
-				rootOnly[r] = false
-			}
-		}
-	}
-	if b.ver != nil || in == nil || in.rloc == nil {
-		return nil, rootOnly
-	}
-	isAssigned := map[ast.Node]bool{}
-	for _, l := range assigned {
-		isAssigned[ast.Unparen(l)] = true
-	}
-	ast.Inspect(n, func(m ast.Node) bool {
-		switch x := m.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
-			e := x.(ast.Expr)
-			if isAssigned[e] {
-				return true
-			}
-			l, ok := in.rloc[e.Pos()]
-			if !ok {
-				return true
-			}
-			r := rootIdent(e)
-			if r == nil {
-				return true
-			}
-			k, ok := locKey(l)
-			if !ok {
-				return true
-			}
-			defs, hit := b.mem[k]
-			if !hit {
-				if _, seen := rootOnly[r]; !seen {
-					rootOnly[r] = false
-				}
-				return true
-			}
-			ids := make([]int, 0, len(defs))
-			for d := range defs {
-				ids = append(ids, d)
-			}
-			sort.Ints(ids)
-			out = append(out, ids...)
-			rootOnly[r] = true
-			return true // the index's variables are read too
-		}
-		return true
-	})
-	return out, rootOnly
-}
-
 // written records what an assigned operand's definition id wrote: the
 // storage its write event named, and for a write through a pointer to a
 // variable, a definition of that variable.
@@ -1375,30 +1250,26 @@ func (b *builder) written(fr *frame, in *instance, l ast.Expr, key string, id in
 			}
 		}
 	}
-	b.mem[k] = map[int]bool{id: true}
+	b.mem[k] = only(b.mem[k], id)
 }
 
 // owner returns the frame holding the variable of key k as seen from
 // fr, nil for a package-level variable.
 func (b *builder) owner(fr *frame, k string) *frame {
-	for f := fr; f != nil; f = f.lex {
-		if f.fn.owns(k) {
-			return f
-		}
-	}
-	return nil
+	f, _ := fr.holder(k)
+	return f
 }
 
 // defineIn makes id the one definition of a variable written through a
 // pointer.
 func (b *builder) defineIn(v varRef, id int) {
 	if v.fr != nil {
-		v.fr.vars[v.key] = map[int]bool{id: true}
+		v.fr.vars[v.key] = only(v.fr.vars[v.key], id)
 		return
 	}
 	for k := range b.global {
 		if strings.HasSuffix(k, "\x00"+v.key) {
-			b.global[k] = map[int]bool{id: true}
+			b.global[k] = only(b.global[k], id)
 		}
 	}
 }
@@ -1454,7 +1325,7 @@ func (b *builder) end(fr *frame) []int {
 	f := u.fn.file
 	b.seq++
 	ctrl := b.control(fr, u)
-	fr.exec[u.id] = b.seq
+	fr.units[u.id].exec = b.seq
 	var ids []int
 	def := func(name string, pos token.Pos, from []int) int {
 		id := b.fresh(name, f, pos, u.fn)
@@ -1492,7 +1363,7 @@ func (b *builder) end(fr *frame) []int {
 				from = all()
 			}
 		}
-		fr.dec[u.id] = def("<test>", u.pos, from)
+		fr.units[u.id].dec = def("<test>", u.pos, from)
 	case UnitTag:
 		var from []int
 		if as, ok := u.node.(*ast.AssignStmt); ok {
@@ -1533,7 +1404,7 @@ func (b *builder) end(fr *frame) []int {
 				}
 			}
 		}
-		fr.dec[u.id] = def("<test>", u.pos, hdr)
+		fr.units[u.id].dec = def("<test>", u.pos, hdr)
 		if in.yield == nil {
 			for _, l := range u.lhs {
 				base := from
@@ -1568,7 +1439,7 @@ func (b *builder) end(fr *frame) []int {
 		} else {
 			from = all()
 		}
-		fr.ret = def(fmt.Sprintf("<%s() return value>", u.fn.name), u.pos, from)
+		fr.ret = def(u.fn.returnName(), u.pos, from)
 	case UnitSimple:
 		switch s := u.node.(type) {
 		case *ast.AssignStmt, *ast.IncDecStmt, *ast.DeclStmt:
@@ -1600,8 +1471,9 @@ func (b *builder) end(fr *frame) []int {
 		b.lastIn = ids[0]
 	}
 	if len(ids) > 0 && u.kind == UnitSimple {
-		b.sinks(f, u.node, ids[0])
+		b.sinks(u, ids[0])
 	}
+	b.release(in)
 	return ids
 }
 
@@ -1611,8 +1483,8 @@ func (b *builder) control(fr *frame, u *unit) int {
 	ctrl := -1
 	best := -1
 	for _, c := range u.ctrl {
-		if s, ok := fr.exec[c]; ok && s > best {
-			best, ctrl = s, fr.dec[c]
+		if s := fr.units[c].exec; s > 0 && s > best {
+			best, ctrl = s, fr.units[c].dec
 		}
 	}
 	if ctrl < 0 && len(u.ctrl) == 1 && u.dom {

@@ -37,39 +37,59 @@ func (b *builder) operands(fr *frame, in *instance) {
 // operandsIn does the work of operands for the expressions in root.
 func (b *builder) operandsIn(fr *frame, in *instance, root ast.Node) {
 	u := in.u
+	for _, x := range b.logicals(root) {
+		if in.opDone[x.OpPos] {
+			continue
+		}
+		lv, ok := outcome(x.X, in.ops)
+		if !ok {
+			continue
+		}
+		if in.opDone == nil {
+			in.opDone = map[token.Pos]bool{}
+		}
+		in.opDone[x.OpPos] = true
+		if (x.Op == token.LAND) != lv {
+			continue // the right operand did not run
+		}
+		ctrl := in.operandAt(x.Pos())
+		if ctrl < 0 {
+			ctrl = b.control(fr, u)
+		}
+		id := b.fresh("<"+x.Op.String()+">", u.fn.file, x.OpPos, u.fn)
+		b.g.Nodes[id].Count++
+		for _, s := range b.reads(fr, x.X, nil, in) {
+			b.edge(s, id, Data)
+		}
+		b.edge(ctrl, id, Control)
+		in.opNodes = append(in.opNodes, operandNode{y: [2]token.Pos{x.Y.Pos(), x.Y.End()}, id: id})
+	}
+}
+
+// logicals returns the && and || expressions in root, outside function
+// literals, in the order of a walk of the syntax tree (an operator
+// before its operands), found once per root.
+func (p *program) logicals(root ast.Node) []*ast.BinaryExpr {
+	if l, ok := p.logical[root]; ok {
+		return l
+	}
+	var l []*ast.BinaryExpr
 	ast.Inspect(root, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.BinaryExpr:
-			if !isLogical(x.Op) || in.opDone[x.OpPos] {
-				return true
+			if isLogical(x.Op) {
+				l = append(l, x)
 			}
-			lv, ok := outcome(x.X, in.ops)
-			if !ok {
-				return true
-			}
-			if in.opDone == nil {
-				in.opDone = map[token.Pos]bool{}
-			}
-			in.opDone[x.OpPos] = true
-			if (x.Op == token.LAND) != lv {
-				return true // the right operand did not run
-			}
-			ctrl := in.operandAt(x.Pos())
-			if ctrl < 0 {
-				ctrl = b.control(fr, u)
-			}
-			id := b.fresh("<"+x.Op.String()+">", u.fn.file, x.OpPos, u.fn)
-			b.g.Nodes[id].Count++
-			for _, s := range b.reads(fr, x.X, nil, in) {
-				b.edge(s, id, Data)
-			}
-			b.edge(ctrl, id, Control)
-			in.opNodes = append(in.opNodes, operandNode{y: [2]token.Pos{x.Y.Pos(), x.Y.End()}, id: id})
 		}
 		return true
 	})
+	if p.logical == nil {
+		p.logical = map[ast.Node][]*ast.BinaryExpr{}
+	}
+	p.logical[root] = l
+	return l
 }
 
 // operandAt returns the node of the innermost && or || of the instance
@@ -109,21 +129,17 @@ func outcome(e ast.Expr, ops map[token.Pos]bool) (v, ok bool) {
 
 // shortCircuited returns the spans of the && and || operands in n that
 // did not run, as the outcomes of the operands before them say.
-func shortCircuited(n ast.Node, ops map[token.Pos]bool) [][2]token.Pos {
+func (p *program) shortCircuited(n ast.Node, ops map[token.Pos]bool) [][2]token.Pos {
 	var out [][2]token.Pos
-	ast.Inspect(n, func(m ast.Node) bool {
-		switch x := m.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.BinaryExpr:
-			if isLogical(x.Op) {
-				if lv, ok := outcome(x.X, ops); ok && (x.Op == token.LAND) != lv {
-					out = append(out, [2]token.Pos{x.Y.Pos(), x.Y.End()})
-					return false
-				}
-			}
+	pruned := token.NoPos // the end of the latest expression left out, with its operands
+	for _, x := range p.logicals(n) {
+		if x.Pos() < pruned {
+			continue
 		}
-		return true
-	})
+		if lv, ok := outcome(x.X, ops); ok && (x.Op == token.LAND) != lv {
+			out = append(out, [2]token.Pos{x.Y.Pos(), x.Y.End()})
+			pruned = x.End()
+		}
+	}
 	return out
 }

@@ -59,22 +59,29 @@ func sinkKind(f *file, c *ast.CallExpr) string {
 
 // sinks records the sink calls of a unit's node (not inside function
 // literals) as sinks of id, the unit's first definition.
-func (b *builder) sinks(f *file, n ast.Node, id int) {
-	ast.Inspect(n, func(m ast.Node) bool {
-		switch c := m.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if k := sinkKind(f, c); k != "" {
-				s := Sink{Node: id, Kind: k, Call: f.text(c.Fun)}
-				if !b.sinkSeen[s] {
-					b.sinkSeen[s] = true
-					b.g.Sinks = append(b.g.Sinks, s)
+func (b *builder) sinks(u *unit, id int) {
+	if u.sinks == nil {
+		u.sinks = []Sink{} // known: none
+		f := u.fn.file
+		ast.Inspect(u.node, func(m ast.Node) bool {
+			switch c := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if k := sinkKind(f, c); k != "" {
+					u.sinks = append(u.sinks, Sink{Kind: k, Call: f.text(c.Fun)})
 				}
 			}
+			return true
+		})
+	}
+	for _, s := range u.sinks {
+		s.Node = id
+		if !b.sinkSeen[s] {
+			b.sinkSeen[s] = true
+			b.g.Sinks = append(b.g.Sinks, s)
 		}
-		return true
-	})
+	}
 }
 
 // Sinks returns the sinks the slice's nodes reach: sink calls made by

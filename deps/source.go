@@ -49,6 +49,12 @@ type unit struct {
 	// before that controller ran (false in a loop's first iteration for
 	// a controller that decides only whether the loop goes on).
 	dom bool
+
+	// Found once, on first use (nil: not yet): the calls that may write
+	// through their arguments (writerCalls) and the sink calls (sinks,
+	// Node unset).
+	writers []writerCall
+	sinks   []Sink
 }
 
 // function is one function declaration or literal of a source file.
@@ -61,8 +67,10 @@ type function struct {
 	locals  map[string]bool // names declared in it (parameters, results, :=, var, range)
 	results []string        // result names, "" for unnamed
 	units   []*unit
-	exit    int // id of the exit node (len(units) after building)
-	entry   int // id of the unit that runs first (exit for an empty body)
+	exit    int                // id of the exit node (len(units) after building)
+	entry   int                // id of the unit that runs first (exit for an empty body)
+	scopes  map[string]scopeOf // scopeOf's answers, by key
+	retName string             // "<F() return value>"
 }
 
 // file is one parsed source file.
@@ -75,6 +83,12 @@ type file struct {
 	funcs []*function
 	units []*unit // every unit of the file, sorted by position
 	decls map[*ast.Object]token.Pos
+	keys  map[*ast.Ident]string          // key's answers
+	texts map[ast.Node]string            // text's answers
+	calls map[[2]token.Pos]*ast.CallExpr // findCall's answers
+	// globals are the package-level variable names of the file's
+	// directory (source.globals).
+	globals map[string]bool
 }
 
 // imported reports whether name is the name of a package the file
@@ -116,6 +130,16 @@ func (f *file) key(id *ast.Ident) string {
 	if id == nil {
 		return ""
 	}
+	if k, ok := f.keys[id]; ok {
+		return k
+	}
+	k := f.resolveKey(id)
+	f.keys[id] = k
+	return k
+}
+
+// resolveKey computes key.
+func (f *file) resolveKey(id *ast.Ident) string {
 	obj := id.Obj
 	if obj == nil || obj.Kind != ast.Var {
 		return id.Name
@@ -234,12 +258,13 @@ func (s *source) file(path string) *file {
 		s.missing[path] = fmt.Errorf("parse %s: %w", path, err)
 		return nil
 	}
-	f := &file{path: path, fset: s.fset, tf: s.fset.File(af.Pos()), ast: af, src: src, decls: map[*ast.Object]token.Pos{}}
+	f := &file{path: path, fset: s.fset, tf: s.fset.File(af.Pos()), ast: af, src: src, decls: map[*ast.Object]token.Pos{}, keys: map[*ast.Ident]string{}}
 	s.files[path] = f
 	dir := filepath.Dir(path)
 	if s.globals[dir] == nil {
 		s.globals[dir] = map[string]bool{}
 	}
+	f.globals = s.globals[dir]
 	for _, d := range af.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
 			for _, sp := range gd.Specs {
@@ -833,7 +858,15 @@ func (fn *function) dominance() {
 
 // text returns the source text of n.
 func (f *file) text(n ast.Node) string {
-	return string(f.src[f.tf.Offset(n.Pos()):f.tf.Offset(n.End())])
+	if t, ok := f.texts[n]; ok {
+		return t
+	}
+	t := string(f.src[f.tf.Offset(n.Pos()):f.tf.Offset(n.End())])
+	if f.texts == nil {
+		f.texts = map[ast.Node]string{}
+	}
+	f.texts[n] = t
+	return t
 }
 
 // rootIdent returns the identifier an operand starts from (see rootName).

@@ -3,7 +3,6 @@ package deps
 import (
 	"go/ast"
 	"go/token"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -26,6 +25,56 @@ import (
 // ids are the nodes the execution defined so far; def defines a node of
 // it.
 func (b *builder) callWrites(fr *frame, in *instance, u *unit, ids []int, def func(string, token.Pos, []int) int) {
+	var top *ast.CallExpr // the call a call statement is: its node is the statement's
+	if s, ok := u.node.(*ast.ExprStmt); ok {
+		top, _ = ast.Unparen(s.X).(*ast.CallExpr)
+	}
+	f := u.fn.file
+	for _, w := range u.writerCalls() {
+		entered, called := in.calls[w.call.End()]
+		if !w.builtin && (!called || entered) {
+			continue
+		}
+		var from []int
+		made := false
+		for _, a := range w.args {
+			target := writtenOperand(a, in, w.builtin)
+			if target == nil {
+				continue
+			}
+			r := rootIdent(target)
+			if r == nil || r.Name == "nil" {
+				continue
+			}
+			key := f.key(r)
+			if !b.isVar(fr, key) {
+				continue
+			}
+			if !made {
+				from, made = b.callFrom(fr, in, w.call, top, ids), true
+			}
+			b.possiblyWritten(fr, key, def(f.text(target), target.Pos(), from))
+		}
+	}
+}
+
+// writerCall is a call of a unit that may write through its arguments
+// when it goes into code that is not instrumented: the arguments it may
+// write through, as its callee says (argWritten), and whether it is the
+// builtin delete or clear.
+type writerCall struct {
+	call    *ast.CallExpr
+	args    []ast.Expr
+	builtin bool
+}
+
+// writerCalls returns the calls of u's code (not in function literals)
+// that may write through their arguments, found once.
+func (u *unit) writerCalls() []writerCall {
+	if u.writers != nil {
+		return u.writers
+	}
+	u.writers = []writerCall{} // known: none
 	var roots []ast.Node
 	switch n := u.node.(type) {
 	case *ast.CaseClause:
@@ -39,10 +88,6 @@ func (b *builder) callWrites(fr *frame, in *instance, u *unit, ids []int, def fu
 	default:
 		roots = append(roots, n)
 	}
-	var top *ast.CallExpr // the call a call statement is: its node is the statement's
-	if s, ok := u.node.(*ast.ExprStmt); ok {
-		top, _ = ast.Unparen(s.X).(*ast.CallExpr)
-	}
 	f := u.fn.file
 	for _, root := range roots {
 		ast.Inspect(root, func(m ast.Node) bool {
@@ -53,38 +98,21 @@ func (b *builder) callWrites(fr *frame, in *instance, u *unit, ids []int, def fu
 			if !ok {
 				return true
 			}
-			builtin := builtinWriter(c)
-			entered, called := in.calls[c.End()]
-			if !builtin && (!called || entered) {
-				return true
-			}
+			w := writerCall{call: c, builtin: builtinWriter(c)}
 			callee := f.text(c.Fun)
-			var from []int
-			made := false
 			for i, a := range c.Args {
-				if builtin && i > 0 || !builtin && !argWritten(callee, i) {
+				if w.builtin && i > 0 || !w.builtin && !argWritten(callee, i) {
 					continue
 				}
-				target := writtenOperand(a, in, builtin)
-				if target == nil {
-					continue
-				}
-				r := rootIdent(target)
-				if r == nil || r.Name == "nil" {
-					continue
-				}
-				key := f.key(r)
-				if !b.isVar(fr, key) {
-					continue
-				}
-				if !made {
-					from, made = b.callFrom(fr, in, c, top, ids), true
-				}
-				b.possiblyWritten(fr, key, def(f.text(target), target.Pos(), from))
+				w.args = append(w.args, a)
+			}
+			if len(w.args) > 0 {
+				u.writers = append(u.writers, w)
 			}
 			return true
 		})
 	}
+	return u.writers
 }
 
 // callFrom returns what a possible write by call c depends on: in a call
@@ -148,11 +176,8 @@ func builtinWriter(c *ast.CallExpr) bool {
 // function or an enclosing one, or a package-level variable of its
 // package (not a package name).
 func (b *builder) isVar(fr *frame, key string) bool {
-	if b.owner(fr, key) != nil {
-		return true
-	}
-	name, p := splitKey(key)
-	return !p.IsValid() && b.src.globals[filepath.Dir(fr.fn.file.path)][name]
+	f, sc := fr.holder(key)
+	return f != nil || sc.global != ""
 }
 
 // possiblyWritten adds id to what the variable of key holds: a later read

@@ -1,0 +1,268 @@
+package deps
+
+import (
+	"go/ast"
+	"go/token"
+	"sort"
+)
+
+// A read plan is what the replay needs of an expression's syntax to
+// resolve its reads, found once per expression (and assigned operands)
+// instead of at each execution: the identifiers it reads with their
+// keys, its calls, and its element, field and dereference operands.
+type readPlan struct {
+	pos, end token.Pos
+	idents   []planIdent
+	calls    []planCall // every call in the expression
+	mems     []planMem  // element, field and dereference operands read (not assigned), outside function literals
+	// assignedRoots are the roots (indexes in idents) of the assigned
+	// operands that are not plain variables; addrOf the variables whose
+	// address the expression takes (&x).
+	assignedRoots []int
+	addrOf        []int
+}
+
+type planIdent struct {
+	pos    token.Pos
+	key    string // file.key
+	header bool   // read for its length alone (len(x), cap(x))
+}
+
+type planCall struct{ pos, lparen, rparen token.Pos }
+
+type planMem struct {
+	pos  token.Pos
+	root int // the root variable's index in idents, -1 when it is not one of them
+}
+
+type planKey struct {
+	n  ast.Node
+	a  ast.Expr // the first assigned operand
+	na int      // how many are assigned
+}
+
+// plan returns the read plan of n in f with the operands assigned.
+func (p *program) plan(f *file, n ast.Node, assigned []ast.Expr) *readPlan {
+	k := planKey{n: n, na: len(assigned)}
+	if len(assigned) > 0 {
+		k.a = assigned[0]
+	}
+	if rp, ok := p.plans[k]; ok {
+		return rp
+	}
+	rp := &readPlan{pos: n.Pos(), end: n.End()}
+	index := map[*ast.Ident]int{}
+	header := lengthOperands(n)
+	for i, id := range idents(n, assigned) {
+		index[id] = i
+		rp.idents = append(rp.idents, planIdent{pos: id.Pos(), key: f.key(id), header: header[id]})
+	}
+	at := func(id *ast.Ident) int {
+		if i, ok := index[id]; ok && id != nil {
+			return i
+		}
+		return -1
+	}
+	isAssigned := map[ast.Node]bool{}
+	for _, l := range assigned {
+		isAssigned[ast.Unparen(l)] = true
+		if _, plain := ast.Unparen(l).(*ast.Ident); !plain {
+			if i := at(rootIdent(l)); i >= 0 {
+				rp.assignedRoots = append(rp.assignedRoots, i)
+			}
+		}
+	}
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch x := m.(type) {
+		case *ast.CallExpr:
+			rp.calls = append(rp.calls, planCall{x.Pos(), x.Lparen, x.Rparen})
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND {
+				if i := at(id); i >= 0 {
+					rp.addrOf = append(rp.addrOf, i)
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch x := m.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
+			e := x.(ast.Expr)
+			if isAssigned[e] {
+				return true
+			}
+			if r := rootIdent(e); r != nil {
+				rp.mems = append(rp.mems, planMem{pos: e.Pos(), root: at(r)})
+			}
+		}
+		return true
+	})
+	if p.plans == nil {
+		p.plans = map[planKey]*readPlan{}
+	}
+	p.plans[k] = rp
+	return rp
+}
+
+// Root states of the identifiers of a read (builder.reads).
+const (
+	rootAny     = iota // not the root of an operand read through memory
+	rootOnlyMem        // the memory answered: the variable's own definitions are not read
+	rootMissed         // the memory did not answer: its located definitions are left out
+)
+
+// reads returns the nodes the expression n reads in fr, as the instance
+// in evaluates it (in may be nil): the definitions of its variables (for
+// an element, field or dereference read whose storage the trace names,
+// what was last written there), the return values of its calls whose
+// callee returned (their arguments are read by the callee's parameters),
+// and what callbacks made under its calls into code that is not
+// instrumented returned. The operands assigned are not read (but what
+// they index is).
+func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
+	if b.ver != nil {
+		return b.versionedReads(fr, n, assigned, in)
+	}
+	rp := b.plan(fr.fn.file, n, assigned)
+	b.seenGen++
+	if len(b.seen) < len(b.g.Nodes) {
+		b.seen = append(b.seen, make([]uint32, len(b.g.Nodes)-len(b.seen))...)
+	}
+	var out []int
+	add := func(id int) {
+		if b.seen[id] != b.seenGen {
+			b.seen[id] = b.seenGen
+			out = append(out, id)
+		}
+	}
+	skip := b.skipScratch[:0]
+	if in != nil && len(in.ops) > 0 {
+		for _, sp := range b.shortCircuited(n, in.ops) {
+			skip = append(skip, [2]token.Pos{sp[0] - 1, sp[1]})
+		}
+	}
+	if in != nil && len(in.rets) > 0 {
+		for _, c := range rp.calls {
+			if _, ok := in.rets[c.pos]; ok {
+				skip = append(skip, [2]token.Pos{c.lparen, c.rparen})
+			}
+		}
+	}
+	b.skipScratch = skip
+	roots := b.rootScratch[:0]
+	for range rp.idents {
+		roots = append(roots, rootAny)
+	}
+	b.rootScratch = roots
+	for _, i := range rp.assignedRoots {
+		roots[i] = rootMissed
+	}
+	if in != nil && in.rloc != nil {
+		for _, m := range rp.mems {
+			l, ok := in.rloc[m.pos]
+			if !ok {
+				continue
+			}
+			k, ok := locKey(l)
+			if !ok {
+				continue
+			}
+			defs, hit := b.mem[k]
+			if !hit {
+				if m.root >= 0 && roots[m.root] == rootAny {
+					roots[m.root] = rootMissed
+				}
+				continue
+			}
+			b.addSorted(defs, add, nil)
+			if m.root >= 0 {
+				roots[m.root] = rootOnlyMem
+			}
+		}
+	}
+	for _, i := range rp.addrOf {
+		roots[i] = rootOnlyMem
+	}
+ids:
+	for i, id := range rp.idents {
+		for _, r := range skip {
+			if r[0] < id.pos && id.pos < r[1] {
+				continue ids
+			}
+		}
+		root := roots[i]
+		if root == rootOnlyMem {
+			continue
+		}
+		b.addSorted(b.lookup(fr, id.key), add, func(d int) bool {
+			return root == rootMissed && b.located[d] || id.header && b.elemOnly[d]
+		})
+	}
+	if in != nil {
+		if len(in.rets) > 0 {
+			poss := b.posScratch[:0]
+			for p := range in.rets {
+				if rp.pos <= p && p < rp.end {
+					poss = append(poss, p)
+				}
+			}
+			sort.Slice(poss, func(i, j int) bool { return poss[i] < poss[j] })
+			for _, p := range poss {
+				add(in.rets[p])
+			}
+			b.posScratch = poss
+		}
+		for _, id := range in.callbacks(n) {
+			add(id)
+		}
+	}
+	return out
+}
+
+// addSorted adds the definitions of defs that leave does not leave out
+// (nil: none), in increasing order.
+func (b *builder) addSorted(defs map[int]bool, add func(int), leave func(int) bool) {
+	ids := b.idScratch[:0]
+	for d := range defs {
+		if leave == nil || !leave(d) {
+			ids = append(ids, d)
+		}
+	}
+	sort.Ints(ids)
+	for _, d := range ids {
+		add(d)
+	}
+	b.idScratch = ids
+}
+
+// instance returns an execution of u starting at pos, reusing one that
+// ended: an execution is made per statement run, the hot path of a
+// replay.
+func (b *builder) instance(u *unit, pos token.Pos) *instance {
+	var in *instance
+	if n := len(b.free); n > 0 {
+		in, b.free = b.free[n-1], b.free[:n-1]
+	} else {
+		in = &instance{}
+	}
+	in.u, in.lastPos = u, pos
+	return in
+}
+
+// release takes back an ended instance (no one holds it any more),
+// keeping its maps, emptied.
+func (b *builder) release(in *instance) {
+	keep := instance{wrote: in.wrote, rets: in.rets, values: in.values, rloc: in.rloc, wloc: in.wloc, refs: in.refs, calls: in.calls, extra: in.extra[:0], opNodes: in.opNodes[:0]}
+	clear(keep.wrote)
+	clear(keep.rets)
+	clear(keep.values)
+	clear(keep.rloc)
+	clear(keep.wloc)
+	clear(keep.refs)
+	clear(keep.calls)
+	*in = keep
+	b.free = append(b.free, in)
+}

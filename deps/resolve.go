@@ -1,0 +1,97 @@
+package deps
+
+import "path/filepath"
+
+// Variables are resolved once per function and key, not at every read:
+// the replay looks a variable up at each read and definition, and the
+// answer depends on the program alone.
+
+// scopeOf says where the variable of a key lives as seen from a
+// function: hops enclosing functions up (0: the function itself; -1:
+// none of them), and the package-level variable of that name it would
+// be otherwise, under global ("" when there is none).
+type scopeOf struct {
+	hops   int
+	global string // directory + "\x00" + name
+}
+
+// scopeOf returns where the variable of key k lives as seen from fn.
+func (fn *function) scopeOf(k string) scopeOf {
+	if s, ok := fn.scopes[k]; ok {
+		return s
+	}
+	s := scopeOf{hops: -1}
+	for g, h := fn, 0; g != nil; g, h = g.parent, h+1 {
+		if g.owns(k) {
+			s.hops = h
+			break
+		}
+	}
+	if name, p := splitKey(k); !p.IsValid() && fn.file.globals[name] {
+		s.global = filepath.Dir(fn.file.path) + "\x00" + name
+	}
+	if fn.scopes == nil {
+		fn.scopes = map[string]scopeOf{}
+	}
+	fn.scopes[k] = s
+	return s
+}
+
+// holder returns the frame holding the variable of key k as seen from
+// fr (nil for a package-level variable, or a local whose frame is gone:
+// then sc.global says whether a package-level variable answers).
+func (fr *frame) holder(k string) (f *frame, sc scopeOf) {
+	s := fr.fn.scopeOf(k)
+	if s.hops < 0 {
+		return nil, s
+	}
+	f = fr
+	for i := 0; i < s.hops && f != nil; i++ {
+		f = f.lex
+	}
+	return f, s
+}
+
+// returnName is the name of fn's return-value node.
+func (fn *function) returnName() string {
+	if fn.retName == "" {
+		fn.retName = "<" + fn.name + "() return value>"
+	}
+	return fn.retName
+}
+
+// params returns paramNames of a function site's info, once per site.
+func (p *program) params(site int) []string {
+	if p.paramNames == nil {
+		p.paramNames = make([][]string, len(p.sites))
+	}
+	if p.paramNames[site] == nil {
+		ns := paramNames(p.sites[site].Info)
+		if ns == nil {
+			ns = []string{} // known: none
+		}
+		p.paramNames[site] = ns
+	}
+	return p.paramNames[site]
+}
+
+// unitRun is what a frame knows of a unit's latest execution in it.
+type unitRun struct {
+	exec int // its sequence number (builder.seq), 0: none yet
+	dec  int // a decision's node
+}
+
+// only returns the set {id} ({} for id -1), made from the set old when
+// it is small (no one else holds a definition set: it is read at once),
+// else new.
+func only(old map[int]bool, id int) map[int]bool {
+	if old == nil || len(old) > 32 {
+		old = map[int]bool{}
+	} else {
+		clear(old)
+	}
+	if id >= 0 {
+		old[id] = true
+	}
+	return old
+}
