@@ -2,6 +2,7 @@ package gosyntax
 
 import (
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"sort"
 	"strings"
@@ -87,6 +88,11 @@ func (s *Syntax) Merge(files []rewrite.File, dir string) []rewrite.File {
 		}
 		first := g.members[0]
 		text := []byte(b.String())
+		// Alone, the joined file refers to what the other files of the
+		// package declare, as its parts did: its errors in isolation
+		// count as the original's, the package's are checked as a set.
+		s.baseline(files[first].Path, files[first].Data)
+		s.allow(files[first].Path, text)
 		if norm, err := s.Normalize(files[first].Path, files[first].Data, text); err == nil {
 			text = norm
 		}
@@ -116,4 +122,33 @@ func boolKey(b bool) string {
 		return "test"
 	}
 	return "code"
+}
+
+// allow adds the type errors of text, checked alone, to those of the
+// original of path.
+func (s *Syntax) allow(path string, text []byte) {
+	if s.NoTypes {
+		return
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, text, parser.SkipObjectResolution)
+	if err != nil {
+		return
+	}
+	msgs, _ := s.typeErrors(fset, f)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// A new original: Normalize and Check read the old one unlocked.
+	old := s.base[path]
+	b := &original{types: map[string]bool{}}
+	if old != nil {
+		b.syntax = old.syntax
+		for m := range old.types {
+			b.types[m] = true
+		}
+	}
+	for m := range msgs {
+		b.types[m] = true
+	}
+	s.base[path] = b
 }

@@ -133,3 +133,29 @@ func TestMerge(t *testing.T) {
 		t.Error("Merge of one file proposed a candidate")
 	}
 }
+
+// TestMergeChecks: the joined test file, checked alone, refers to what
+// the package declares, as the files it joins did: its candidates are
+// not rejected for that.
+func TestMergeChecks(t *testing.T) {
+	files := []rewrite.File{
+		{Path: "p/a.go", Data: []byte("package p\n\nfunc A() int { return 1 }\n\nfunc B() int { return 2 }\n")},
+		{Path: "p/a_test.go", Data: []byte("package p\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { A() }\n")},
+		{Path: "p/b_test.go", Data: []byte("package p\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) { B() }\n")},
+	}
+	syn := &gosyntax.Syntax{}
+	for _, f := range files {
+		if _, err := syn.Normalize(f.Path, f.Data, f.Data); err != nil {
+			t.Fatalf("%s: %v", f.Path, err)
+		}
+	}
+	out := syn.Merge(files, "p")
+	if len(out) != 2 {
+		t.Fatalf("Merge left %d files", len(out))
+	}
+	merged := out[1].Data
+	cand := []byte(strings.Replace(string(merged), "func TestA(t *testing.T) { A() }", "", 1))
+	if _, err := syn.Normalize(out[1].Path, merged, cand); err != nil {
+		t.Errorf("a candidate of the joined test file is rejected: %v\n%s", err, cand)
+	}
+}
