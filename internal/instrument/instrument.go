@@ -1,7 +1,8 @@
 // Package instrument runs a package's tests with its code instrumented:
 // it loads the packages, rewrites their files into a temporary directory,
 // adds the runtime support package (culprit's rt) as a module replaced by a
-// directory, and runs go test with an -overlay file mapping the user's
+// directory (in vendor mode, a package of the main module: see
+// vendoredRT), and runs go test with an -overlay file mapping the user's
 // files to the rewritten ones. The user's files are never modified.
 //
 // Rewriting edits text at byte offsets, as cmd/cover does: each
@@ -261,6 +262,14 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	if mod == nil || mod.GoMod == "" {
 		return nil, usageErrorf("culprit test needs a module: no main module for %s", strings.Join(cfg.Packages, " "))
 	}
+	// The runtime package is a module of its own, required and replaced
+	// by a directory in the overlay's go.mod; in vendor mode the go
+	// command would want it in vendor/modules.txt, which it reads past the
+	// overlay, so there it is a package of the main module instead.
+	rtImport := rtPath
+	if vendorMode(mod, cfg.GoFlags, env) {
+		rtImport = mod.Path + "/" + rtVendorDir
+	}
 	res := &Result{TraceDir: cfg.TraceDir}
 	if res.TraceDir == "" {
 		res.TraceDir = filepath.Join(mod.Dir, ".culprit")
@@ -366,7 +375,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 			}
 			r := &fileRewriter{fset: jb.p.Fset, info: jb.p.TypesInfo, pkg: jb.p.Types, file: jb.f, tokFile: tf, src: src,
 				path: jb.path, events: cfg.Events, isTest: jb.test, sites: sites, ctrBase: base, race: race, inlined: cfg.Inlinable,
-				toolchain: toolchain}
+				toolchain: toolchain, rtImport: rtImport}
 			out := r.rewrite()
 			res.Notes = append(res.Notes, r.notes...)
 			if out == nil {
@@ -417,7 +426,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 			name = "zz_culprit_ctrx_test.go"
 		}
 		var b bytes.Buffer
-		fmt.Fprintf(&b, "package %s\n\nimport %s %q\n\n", g.p.Name, rtName, rtPath)
+		fmt.Fprintf(&b, "package %s\n\nimport %s %q\n\n", g.p.Name, rtName, rtImport)
 		if g.count > 0 {
 			fmt.Fprintf(&b, "var %s [%d]%s.Ctr\n\nvar _ = %s.Counters(%s[:], %d)\n", ctrName, g.count, rtName, rtName, ctrName, g.base)
 		} else {
@@ -456,7 +465,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 			continue
 		}
 		var b bytes.Buffer
-		fmt.Fprintf(&b, "package %s\n\nimport %s %q\n\n", p.Name, rtName, rtPath)
+		fmt.Fprintf(&b, "package %s\n\nimport %s %q\n\n", p.Name, rtName, rtImport)
 		fmt.Fprintf(&b, "func init() { %s.Package(%q) }\n", rtName, strings.TrimSuffix(p.PkgPath, "_test"))
 		if !hasTestMain(targets, p) {
 			fmt.Fprintf(&b, "\nfunc TestMain(m *%s) { %s.Main(m) }\n", "testing.M", rtName)
@@ -487,18 +496,24 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 		}
 		gcflags = mergeGcflags(cfg.GoFlags, gcflags)
 	}
-	gomod, err := os.ReadFile(mod.GoMod)
-	if err != nil {
-		return nil, fmt.Errorf("instrument: %w", err)
+	if rtImport != rtPath {
+		if err := vendoredRT(overlay, work, mod.Dir, rtDir); err != nil {
+			return nil, err
+		}
+	} else {
+		gomod, err := os.ReadFile(mod.GoMod)
+		if err != nil {
+			return nil, fmt.Errorf("instrument: %w", err)
+		}
+		gomod = append(gomod, fmt.Sprintf("\nrequire %s v0.0.0\n\nreplace %s => %s\n", rtPath, rtPath, rtDir)...)
+		modCopy := filepath.Join(work, "go.mod")
+		if err := writeFile(modCopy, gomod); err != nil {
+			return nil, err
+		}
+		overlay[mod.GoMod] = modCopy
 	}
-	gomod = append(gomod, fmt.Sprintf("\nrequire %s v0.0.0\n\nreplace %s => %s\n", rtPath, rtPath, rtDir)...)
-	modCopy := filepath.Join(work, "go.mod")
-	if err := writeFile(modCopy, gomod); err != nil {
-		return nil, err
-	}
-	overlay[mod.GoMod] = modCopy
 	if mainPkg != nil {
-		if err := addProgramHook(overlay, work, mainPkg); err != nil {
+		if err := addProgramHook(overlay, work, mainPkg, rtImport); err != nil {
 			return nil, err
 		}
 	}
@@ -522,6 +537,81 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	}
 
 	return &prepared{res: res, work: work, keep: cfg.KeepWork, overlay: ovPath, gcflags: gcflags, dir: dir, env: env, main: mainPkg}, nil
+}
+
+// rtVendorDir is the directory, below the main module's root, of the
+// runtime package in vendor mode: a leading underscore keeps it out of
+// ./... patterns.
+const rtVendorDir = "_culprit_rt"
+
+// vendorMode reports whether the go command builds the main module mod
+// in vendor mode: -mod=vendor in the flags or GOFLAGS, or, without a -mod
+// flag, a vendor/modules.txt and a go line of go1.14 or later (none means
+// go1.16). A workspace's vendor directory is not considered.
+func vendorMode(mod *packages.Module, flags, env []string) bool {
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "GOFLAGS="); ok {
+			flags = append(strings.Fields(v), flags...)
+		}
+	}
+	for _, f := range flags {
+		if v, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), "mod="); ok && strings.HasPrefix(f, "-") {
+			return v == "vendor"
+		}
+	}
+	if _, err := os.Stat(filepath.Join(mod.Dir, "vendor", "modules.txt")); err != nil {
+		return false
+	}
+	v := mod.GoVersion
+	if v == "" {
+		v = "1.16"
+	}
+	return goMinor("go"+v) >= 14
+}
+
+// vendoredRT puts the runtime package's files, in rtDir, into the main
+// module in moduleDir through the overlay, as the package rtVendorDir.
+// The go command runs the assembler in the package's directory, so that
+// directory is made, empty, and left (it holds nothing, version control
+// does not see it, and a second run needs it too). Each Go file gets the
+// language version the runtime module declares (go1.18), as it has when
+// it is a module of its own: a //go:build line naming a version sets a
+// file's version whatever the main module's (from the go1.21 toolchain
+// on, which culprit needs anyway).
+func vendoredRT(overlay map[string]string, work, moduleDir, rtDir string) error {
+	pkgDir := filepath.Join(moduleDir, rtVendorDir)
+	if err := os.MkdirAll(pkgDir, 0o755); err != nil {
+		return fmt.Errorf("instrument: vendor mode: %w", err)
+	}
+	entries, err := os.ReadDir(rtDir)
+	if err != nil {
+		return fmt.Errorf("instrument: %w", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasSuffix(name, ".s"):
+			overlay[filepath.Join(pkgDir, name)] = filepath.Join(rtDir, name)
+		case strings.HasSuffix(name, ".go"):
+			src, err := os.ReadFile(filepath.Join(rtDir, name))
+			if err != nil {
+				return fmt.Errorf("instrument: %w", err)
+			}
+			text := string(src)
+			if rest, ok := strings.CutPrefix(text, "//go:build "); ok {
+				expr, body, _ := strings.Cut(rest, "\n")
+				text = "//go:build (" + expr + ") && go1.18\n" + body
+			} else {
+				text = "//go:build go1.18\n\n" + text
+			}
+			raised := filepath.Join(work, "rt", name)
+			if err := writeFile(raised, []byte(text)); err != nil {
+				return err
+			}
+			overlay[filepath.Join(pkgDir, name)] = raised
+		}
+	}
+	return nil
 }
 
 // prepareTraceDir makes sure the trace can be written before anything

@@ -44,27 +44,28 @@ type insertion struct {
 
 // fileRewriter instruments one file.
 type fileRewriter struct {
-	fset    *token.FileSet
-	info    *types.Info
-	pkg     *types.Package
-	file    *ast.File
-	tokFile *token.File
-	src     []byte
-	path    string // the original file's absolute path
-	events  trace.EventSet
-	isTest  bool
-	sites   *siteTable
-	edits   []insertion
-	seq     int
-	usesRT  bool
-	tail    []string                // declarations appended to the file
-	goRoots map[*ast.FuncLit]uint32 // function literals started by go statements -> go site + 1
-	lits    map[*ast.BlockStmt]*ast.FuncLit
-	notes   []string
-	ctrBase uint32 // site ID of the package's counter 0
-	race    bool   // counters are atomic (go test -race)
-	inlined bool   // record stream events in functions small enough to inline too
-	small   map[*types.Func]int
+	rtImport string // the runtime package's import path ("": rtPath)
+	fset     *token.FileSet
+	info     *types.Info
+	pkg      *types.Package
+	file     *ast.File
+	tokFile  *token.File
+	src      []byte
+	path     string // the original file's absolute path
+	events   trace.EventSet
+	isTest   bool
+	sites    *siteTable
+	edits    []insertion
+	seq      int
+	usesRT   bool
+	tail     []string                // declarations appended to the file
+	goRoots  map[*ast.FuncLit]uint32 // function literals started by go statements -> go site + 1
+	lits     map[*ast.BlockStmt]*ast.FuncLit
+	notes    []string
+	ctrBase  uint32 // site ID of the package's counter 0
+	race     bool   // counters are atomic (go test -race)
+	inlined  bool   // record stream events in functions small enough to inline too
+	small    map[*types.Func]int
 
 	pendingAfter []afterText       // text for after(), registered while walking
 	inList       map[ast.Stmt]bool // statements of statement lists, where statements can be inserted
@@ -148,7 +149,7 @@ func (r *fileRewriter) rewrite() []byte {
 	// none: the package's array is declared in a file of its own.
 	imp := ""
 	if r.usesRT {
-		imp = fmt.Sprintf(";import %s %q", rtName, rtPath)
+		imp = fmt.Sprintf(";import %s %q", rtName, r.rtImportPath())
 	}
 	if r.race {
 		imp += fmt.Sprintf(";import %s %q", atomicName, "sync/atomic")
@@ -158,6 +159,14 @@ func (r *fileRewriter) rewrite() []byte {
 		r.insert(r.offset(r.file.Name.End()), false, -1000, imp)
 	}
 	return r.apply()
+}
+
+// rtImportPath is the import path of the runtime package in the build.
+func (r *fileRewriter) rtImportPath() string {
+	if r.rtImport == "" {
+		return rtPath
+	}
+	return r.rtImport
 }
 
 func (r *fileRewriter) litOf(body *ast.BlockStmt) *ast.FuncLit { return r.lits[body] }

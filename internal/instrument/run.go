@@ -184,7 +184,7 @@ const (
 // os.Exit ends the run (pass for status 0, fail otherwise) and the end
 // record has the status; a panic leaves no end record, as a panicking
 // test does.
-func addProgramHook(overlay map[string]string, work string, p *packages.Package) error {
+func addProgramHook(overlay map[string]string, work string, p *packages.Package, rtImport string) error {
 	var mainFile string
 	var lbrace int
 	for i, f := range p.Syntax {
@@ -281,7 +281,7 @@ func %[6]sPanicking() bool {
 		}
 	}
 }
-`, rtName, rtPath, p.PkgPath, progType, ProgramRun, progStart)
+`, rtName, rtImport, p.PkgPath, progType, ProgramRun, progStart)
 	gen := filepath.Join(work, "src", "zz_culprit_prog.go")
 	if err := writeFile(gen, hook.Bytes()); err != nil {
 		return err

@@ -1,0 +1,61 @@
+package instrument
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// TestVendorMode instruments the vendored fixture, a module built in
+// vendor mode whose dependency is only in its vendor directory (the go
+// command reads vendor/modules.txt past the overlay, so the runtime
+// cannot be a replaced module there): its test passes as it does plain,
+// with the proxy off, and the trace records the function's events.
+// go run ./bench/instrument proves the same on spf13/cobra vendored.
+func TestVendorMode(t *testing.T) {
+	if goMinor(runtimeGoVersion(t)) < raiseMin {
+		t.Skip("the go command is older than go1.21: the runtime's files cannot be raised")
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/vendored")); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "GOPROXY=off", "GOFLAGS=")
+	plain := exec.Command("go", "test", "-count=1", ".")
+	plain.Dir, plain.Env = dir, env
+	if out, err := plain.CombinedOutput(); err != nil {
+		t.Fatalf("plain run fails: %v\n%s", err, out)
+	}
+	modules, _ := os.ReadFile(filepath.Join(dir, "vendor", "modules.txt"))
+	for _, events := range []trace.EventSet{trace.EventStmt, trace.AllEvents} {
+		traceDir := t.TempDir()
+		var out bytes.Buffer
+		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: events,
+			TraceDir: traceDir, Stdout: &out, Stderr: &out, Env: env, GoFlags: []string{"-v"}})
+		if err != nil {
+			t.Fatalf("events %v: %v", events, err)
+		}
+		if res.ExitCode != 0 {
+			t.Fatalf("events %v: exit %d:\n%s", events, res.ExitCode, out.Bytes())
+		}
+		tr, err := trace.Open(traceDir)
+		if err != nil || len(tr.Processes) != 1 {
+			t.Fatalf("events %v: trace: %v", events, err)
+		}
+		p := tr.Processes[0]
+		if len(p.Tests) == 0 || len(p.Tests[0].Hits) == 0 {
+			t.Errorf("events %v: no statements recorded", events)
+		}
+		if events == trace.AllEvents && len(p.Events) == 0 {
+			t.Errorf("events %v: no stream records", events)
+		}
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "vendor", "modules.txt")); !bytes.Equal(now, modules) {
+		t.Errorf("vendor/modules.txt changed:\n%s", now)
+	}
+}
