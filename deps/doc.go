@@ -16,7 +16,11 @@
 // their enclosing function's latest frame); for package variables, the
 // latest definitions anywhere. Writes through fields, elements and
 // pointers ("p.f", "s[i]") add to what a later read of their root
-// variable sees, without replacing it. Arguments flow to parameters
+// variable sees, without replacing it. Copies keep their parts apart: a
+// struct or array copied (q := p) takes the fields and elements written
+// through p to q's, and append (ys := append(xs, c)) keeps, per element
+// of ys, the element of xs it copied or the argument it added
+// (elems.go). Arguments flow to parameters
 // (receivers included, variadic arguments to the last parameter), return
 // statements to the call's value, sent values to the receive that took
 // them, a panic's value to the recover that stopped it. Calls into code

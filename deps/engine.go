@@ -290,6 +290,11 @@ type builder struct {
 	posScratch  []token.Pos
 	idScratch   []int
 	free        []*instance // instances ended, for reuse
+	// Copies that keep their parts apart (elems.go): what the elements
+	// of variables defined by append hold, and where variables' elements
+	// were seen stored.
+	appends map[varKey]*appendRec
+	bases   map[varKey]elemBase
 
 	// The failure before the test's latest panic, back when it is
 	// recovered.
@@ -1152,6 +1157,7 @@ func (b *builder) lookup(fr *frame, k string) map[int]bool {
 
 // define records a definition of the operand named by root.
 func (b *builder) define(fr *frame, root string, id int, strong bool) {
+	b.forget(fr, root)
 	m, key := fr.vars, root
 	if f, sc := fr.holder(root); f != nil {
 		m = f.vars
@@ -1224,7 +1230,7 @@ func lengthOperands(n ast.Node) map[*ast.Ident]bool {
 // written records what an assigned operand's definition id wrote: the
 // storage its write event named, and for a write through a pointer to a
 // variable, a definition of that variable.
-func (b *builder) written(fr *frame, in *instance, l ast.Expr, key string, id int) {
+func (b *builder) written(fr *frame, in *instance, l, rhs ast.Expr, key string, id int) {
 	if in.wloc == nil {
 		return
 	}
@@ -1240,14 +1246,22 @@ func (b *builder) written(fr *frame, in *instance, l ast.Expr, key string, id in
 	ref := varRef{b.owner(fr, key), key}
 	if plain {
 		b.vaddr[k.addr] = ref
+		old := b.storage(ref, false)
 		b.storage(ref, true)[k] = true
-	} else {
-		b.storage(ref, false)[k] = true
-		b.located[id] = true
-		if v, ok := b.vaddr[k.addr]; ok && k.key == "" {
-			if _, star := ast.Unparen(l).(*ast.StarExpr); star {
-				b.defineIn(v, id)
-			}
+		b.mem[k] = only(b.mem[k], id)
+		if p, ok := ast.Unparen(rhs).(*ast.Ident); ok && b.ver == nil {
+			b.copiedFields(fr, in, ast.Unparen(l).(*ast.Ident), p, old)
+		}
+		return
+	}
+	if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && ast.Unparen(ix.X) == rootIdent(l) {
+		b.sawElems(fr, key, loc)
+	}
+	b.storage(ref, false)[k] = true
+	b.located[id] = true
+	if v, ok := b.vaddr[k.addr]; ok && k.key == "" {
+		if _, star := ast.Unparen(l).(*ast.StarExpr); star {
+			b.defineIn(v, id)
 		}
 	}
 	b.mem[k] = only(b.mem[k], id)
@@ -1507,6 +1521,8 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 		elems  map[string]int // execution-level graphs: the element definitions it leaves
 		elem   string         // or the one element or field it defines
 		lhs    ast.Expr
+		rhs    ast.Expr   // its value, when paired
+		rec    *appendRec // summary graphs: what append left in its elements
 	}
 	var defs []pending
 	var whole []int
@@ -1528,6 +1544,11 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 				break
 			}
 			from, elemsOf[i] = fr2, es
+		case rhs != nil && b.ver != nil && copiesVar(l, rhs[i]):
+			// q := p: q's parts are p's (elems.go).
+			from = b.reads(fr, rhs[i], nil, in)
+			p := ast.Unparen(rhs[i]).(*ast.Ident)
+			elemsOf[i] = renamedParts(b.ver.elems[b.scope(fr, f.key(p))], p.Name, rootName(l))
 		case rhs != nil:
 			from = b.reads(fr, rhs[i], nil, in)
 			if _, plain := ast.Unparen(l).(*ast.Ident); !plain {
@@ -1568,15 +1589,29 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 		if _, ix := ast.Unparen(l).(*ast.IndexExpr); ix && in.wloc != nil && in.wloc[l.Pos()].Kind == trace.LocElem {
 			b.elemOnly[id] = true
 		}
-		defs = append(defs, pending{root, id, plain, elems, name, l})
+		var r ast.Expr
+		var rec *appendRec
+		if rhs != nil {
+			r = rhs[i]
+			if c := appendCall(r); c != nil && b.ver == nil && plain {
+				rec = b.appendedElems(fr, in, u, l, c, def)
+			}
+		}
+		defs = append(defs, pending{root, id, plain, elems, name, l, r, rec})
 	}
 	// Definitions take effect after every read of the statement: a swap
 	// (a[i], a[j] = a[j], a[i]) reads both elements before either write.
 	for _, d := range defs {
-		b.written(fr, in, d.lhs, d.root, d.id)
+		b.written(fr, in, d.lhs, d.rhs, d.root, d.id)
 	}
 	for _, d := range defs {
 		b.define(fr, d.root, d.id, d.strong)
+		if d.rec != nil {
+			if b.appends == nil {
+				b.appends = map[varKey]*appendRec{}
+			}
+			b.appends[varKeyOf(fr, d.root)] = d.rec
+		}
 		if b.ver == nil {
 			continue
 		}

@@ -4,6 +4,9 @@ import (
 	"go/ast"
 	"go/token"
 	"sort"
+	"strconv"
+
+	"github.com/culprit-go/culprit/trace"
 )
 
 // A read plan is what the replay needs of an expression's syntax to
@@ -31,8 +34,12 @@ type planIdent struct {
 type planCall struct{ pos, lparen, rparen token.Pos }
 
 type planMem struct {
-	pos  token.Pos
-	root int // the root variable's index in idents, -1 when it is not one of them
+	pos    token.Pos
+	root   int  // the root variable's index in idents, -1 when it is not one of them
+	direct bool // an element of the root variable itself: xs[i]
+	// index is the index of such an element when it is a constant: xs[2]
+	// (-1 otherwise), for reads whose location the trace does not name.
+	index int64
 }
 
 type planKey struct {
@@ -95,7 +102,16 @@ func (p *program) plan(f *file, n ast.Node, assigned []ast.Expr) *readPlan {
 				return true
 			}
 			if r := rootIdent(e); r != nil {
-				rp.mems = append(rp.mems, planMem{pos: e.Pos(), root: at(r)})
+				m := planMem{pos: e.Pos(), root: at(r), index: -1}
+				if ix, ok := e.(*ast.IndexExpr); ok {
+					m.direct = ast.Unparen(ix.X) == r && m.root >= 0
+					if lit, ok := ast.Unparen(ix.Index).(*ast.BasicLit); ok && m.direct && lit.Kind == token.INT {
+						if i, err := strconv.ParseInt(lit.Value, 0, 64); err == nil {
+							m.index = i
+						}
+					}
+				}
+				rp.mems = append(rp.mems, m)
 			}
 		}
 		return true
@@ -160,10 +176,20 @@ func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance
 	for _, i := range rp.assignedRoots {
 		roots[i] = rootMissed
 	}
-	if in != nil && in.rloc != nil {
+	if in != nil {
 		for _, m := range rp.mems {
 			l, ok := in.rloc[m.pos]
 			if !ok {
+				if m.index >= 0 && len(b.appends) > 0 {
+					// A constant index, its storage not recorded: what
+					// append left there, if known.
+					if elem := b.appendedElem(fr, rp.idents[m.root].key, m.index); elem != nil {
+						for _, d := range elem {
+							add(d)
+						}
+						roots[m.root] = rootOnlyMem
+					}
+				}
 				continue
 			}
 			k, ok := locKey(l)
@@ -171,6 +197,16 @@ func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance
 				continue
 			}
 			defs, hit := b.mem[k]
+			if !hit && m.direct && l.Kind == trace.LocElem && len(b.appends) > 0 {
+				// An element of an array append made: what it knows.
+				if elem := b.appendedElem(fr, rp.idents[m.root].key, l.Index); elem != nil {
+					for _, d := range elem {
+						add(d)
+					}
+					roots[m.root] = rootOnlyMem
+					continue
+				}
+			}
 			if !hit {
 				if m.root >= 0 && roots[m.root] == rootAny {
 					roots[m.root] = rootMissed

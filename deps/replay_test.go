@@ -85,6 +85,12 @@ func TestReplay(t *testing.T) {
 			[]string{"strings.Map(next, s)@1 (17) <= s@0 (16), <next() return value>@0 (10)", "r@0 (9) <= strings.Map(next, s)@0 (17)"}, nil},
 		{"TestCalls/Through", "Through", "*(*int)(p) = v writes x through a converted pointer: x read after is that write",
 			[]string{"<Through() return value>@0 (26) <= *(*int)(p)@0 (25)", "*(*int)(p)@0 (25) <= v@0 (22)"}, nil},
+		{"TestElems/Append", "Append", "ys := append(xs, c) copies xs to a new array: ys[0] read after is xs[0], from a, not b nor c (summary: the return from xs[0] (9), not ys (11))",
+			[]string{"<Append() return value>@0 (12) <= xs[0]@0 (9)"}, []string{"c@", "b@"}},
+		{"TestElems/Appended", "Appended", "the element append added: ys[2] from c, not a nor b (summary: ys[2] (20) <= c)",
+			[]string{"ys[2]@0 (20) <= c@0 (16)"}, []string{"a@", "b@"}},
+		{"TestElems/Struct", "Struct", "q := p copies the struct: q.x read after is p.x, from a, not b (summary: the return from p.x (29), not q (31))",
+			[]string{"p.x@0 (29) <= a@0 (27)"}, []string{"b@", "p.y@"}},
 	}
 	var got bytes.Buffer
 	for _, tc := range cases {

@@ -472,13 +472,14 @@ func appendsTo(l, rhs ast.Expr) bool {
 		return false
 	}
 	fn, ok := c.Fun.(*ast.Ident)
-	first, ok2 := ast.Unparen(c.Args[0]).(*ast.Ident)
-	return ok && ok2 && fn.Name == "append" && first.Name == id.Name
+	_, ok2 := ast.Unparen(c.Args[0]).(*ast.Ident)
+	return ok && ok2 && fn.Name == "append" && id.Name != "_"
 }
 
-// appended returns, for "v = append(v, a, b)" with the new length known
+// appended returns, for "v = append(w, a, b)" with the new length known
 // from the write, the element nodes it defines ("v[3]", "v[4]"), each
-// depending on its argument, and the rest of what the call reads.
+// depending on its argument, w's elements as v's ("w[0]" as "v[0]"), and
+// the rest of what the call reads.
 //
 // For "v := T{a, b}" (or &T{...}) it defines instead the elements and
 // fields the literal names (composite).
@@ -494,7 +495,8 @@ func (b *builder) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs a
 	if fn, ok := c.Fun.(*ast.Ident); !ok || fn.Name != "append" {
 		return nil, nil, false
 	}
-	if first, ok := ast.Unparen(c.Args[0]).(*ast.Ident); !ok || first.Name != id.Name {
+	first, ok := ast.Unparen(c.Args[0]).(*ast.Ident)
+	if !ok {
 		return nil, nil, false
 	}
 	f := u.fn.file
@@ -504,11 +506,10 @@ func (b *builder) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs a
 	}
 	n := int(vals[len(vals)-1].Uint)
 	added := len(c.Args) - 1
-	elems = map[string]int{}
-	for k, old := range b.ver.elems[b.scope(fr, f.key(id))] {
-		elems[k] = old
-	}
-	for d := range b.lookup(fr, f.key(id)) {
+	// The elements copied keep their names, renamed when appended from
+	// another variable (ys := append(xs, v): ys[0] is xs[0]).
+	elems = renamedParts(b.ver.elems[b.scope(fr, f.key(first))], first.Name, id.Name)
+	for d := range b.lookup(fr, f.key(first)) {
 		from = append(from, d)
 	}
 	sort.Ints(from)
