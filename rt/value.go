@@ -16,17 +16,49 @@ func (w *writer) encode(many bool, vals ...interface{}) {
 	if w.vals == nil {
 		w.vals = new(writer)
 	}
-	v := w.vals
+	if !w.vals.encodeVals(many, many && !w.shallow, vals) {
+		w.vals.unreadable(many, len(vals))
+	}
+}
+
+// encodeVals encodes vals into v as encode does, deep or not, and
+// reports false when reading them panicked. Reading follows what the
+// program's own code may never touch: a reflect.Value whose flags a
+// package rewrote through unsafe (go-spew's, whose Interface() then gives
+// an interface over memory of another shape), a header built by hand. A
+// panic there must not reach the program (and it would leave mu held).
+// Its recover stops only a panic of the reading: one the program is
+// already unwinding, when an exit is recorded on the way, runs this
+// function's deferred call as a normal return, where recover gives nil.
+func (v *writer) encodeVals(many, deep bool, vals []interface{}) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
 	v.buf = v.buf[:0]
 	if many {
 		v.uv(uint64(len(vals)))
 	}
 	for _, x := range vals {
-		if many && !w.shallow {
+		if deep {
 			v.deepValue(x)
 		} else {
 			v.value(x)
 		}
+	}
+	return true
+}
+
+// unreadable replaces whatever encodeVals or encodeAt wrote with n values
+// not recorded (a blank each), counted when many.
+func (v *writer) unreadable(many bool, n int) {
+	v.buf = v.buf[:0]
+	if many {
+		v.uv(uint64(n))
+	}
+	for i := 0; i < n; i++ {
+		v.byte(0)
 	}
 }
 
@@ -260,12 +292,24 @@ func (w *writer) encodeAt(ptrs []interface{}) {
 	if w.vals == nil {
 		w.vals = new(writer)
 	}
-	v := w.vals
+	if !w.vals.encodeAtVals(ptrs, w.shallow) {
+		w.vals.unreadable(true, len(ptrs))
+	}
+}
+
+// encodeAtVals is encodeVals for encodeAt.
+func (v *writer) encodeAtVals(ptrs []interface{}, shallow bool) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
 	v.buf = v.buf[:0]
 	v.uv(uint64(len(ptrs)))
 	for _, p := range ptrs {
-		v.deepAt(p, w.shallow)
+		v.deepAt(p, shallow)
 	}
+	return true
 }
 
 // errorText returns e.Error() when e's dynamic type is declared in the
