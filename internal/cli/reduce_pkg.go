@@ -151,6 +151,11 @@ func newPkgReducer(f *reduceFlags, patterns []string, hasCmd bool) (*reducecmd.R
 		if r.Levels, err = reducecmd.ParseLevels(f.levels); err != nil {
 			return nil, nil, fmt.Errorf("--levels: %v", err)
 		}
+	} else {
+		// Each test is a go test build; the tree passes do the fine
+		// work, and what the tokens and bytes levels add is mostly
+		// layout, which the gofmt-formatted result puts back.
+		r.Levels = []reducecmd.Level{reducecmd.Files, reducecmd.Lines}
 	}
 	if f.levels == "" || f.lang != "" {
 		lang := f.lang
