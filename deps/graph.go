@@ -38,7 +38,7 @@ type Node struct {
 
 	// Execution-level graphs (Options.Versions) only:
 	Version int    // the how-manieth definition of Var in Func this is, from 0
-	Seq     int    // creation order in the run, from 1 (0 in summary graphs)
+	Seq     int    // order in the run of its (latest) definition, from 1 (0 in summary graphs); see MaxVersions
 	Const   bool   // an unnamed constant: Var is its literal ("10", `"boat"`)
 	Call    bool   // a call into code that is not instrumented: Var is the call ("len(xs)")
 	Elem    string // an element or field node ("xs[3]", "res[0]", "p.name"): the collection's or object's name

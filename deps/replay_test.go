@@ -192,3 +192,46 @@ func versions(g *deps.Graph, s *deps.Slice) string {
 	}
 	return b.String()
 }
+
+// TestVersionsBounded: an execution-level graph keeps at most
+// MaxVersions versions per site, the latest standing for the later ones
+// (issue 19: flow -calls -1 on a test that hangs grew with the run), and
+// says so in a note; the slice of the return value is still there.
+func TestVersionsBounded(t *testing.T) {
+	tr, _ := replayTrace.run(t, filepath.Join("testdata", "replay"))
+	defer func(n int) { deps.MaxVersions = n }(deps.MaxVersions)
+	deps.MaxVersions = 2
+	r, err := deps.Build(tr, deps.Options{Test: "TestLoops/Classic", Versions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sites := map[string]int{}
+	count := 0
+	for _, n := range r.Nodes {
+		if n.Const || n.Seq == 0 {
+			continue
+		}
+		sites[fmt.Sprintf("%s %s:%d:%d", n.Var, n.File, n.Line, n.Col)]++
+		if n.Var == "i" && n.Func == "Classic" {
+			count += n.Count
+		}
+	}
+	for s, k := range sites {
+		if k > 2 {
+			t.Errorf("%s: %d versions, want at most 2", s, k)
+		}
+	}
+	if count < 4 {
+		t.Errorf("Classic's i: %d definitions counted, want the run's 4 or more (the later ones added to the latest version)", count)
+	}
+	if len(r.Returns("Classic")) == 0 || len(r.Backward(r.Returns("Classic")...).Nodes) < 3 {
+		t.Errorf("no slice of Classic's return value")
+	}
+	noted := false
+	for _, n := range r.Notes {
+		noted = noted || strings.Contains(n, "latest version stands for the later ones")
+	}
+	if !noted {
+		t.Errorf("no note of the versions folded: %q", r.Notes)
+	}
+}

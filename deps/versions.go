@@ -15,24 +15,55 @@ import (
 // (Options.Versions): every definition is a node of its own, numbered per
 // variable as in SSA; constants, calls into code that is not instrumented
 // and elements read by a known index are nodes too.
+//
+// The graph grows with the run, so a site's versions are bounded: past
+// MaxVersions definitions at one site, its latest version stands for
+// the later ones (their values, dependencies and count are added to
+// it), and the graph is that of a run sampled as culprit slice samples
+// (a hot loop's late iterations summarized), its memory bounded by the
+// program, not by the run.
 type versioning struct {
 	count  map[string]int            // Func + "\x00" + Var -> versions made so far
 	elems  map[string]map[string]int // variable scope -> element or field name -> its latest definition
 	inputs map[string]int            // element reads nothing defined, by name and collection version
+	sites  map[nodeKey]siteVersions  // per site and name: its versions
+	reused int                       // definitions given a site's latest version
 }
 
+// siteVersions is how many versions a site made and its latest.
+type siteVersions struct {
+	n, last int
+}
+
+// MaxVersions bounds the versions of one site in an execution-level
+// graph: above the events a site records in full under culprit slice's
+// and flow's default sampling (10,000), so that only runs recorded in
+// full (-calls -1) reach it.
+var MaxVersions = 1 << 14
+
 func newVersioning() *versioning {
-	return &versioning{count: map[string]int{}, elems: map[string]map[string]int{}, inputs: map[string]int{}}
+	return &versioning{count: map[string]int{}, elems: map[string]map[string]int{}, inputs: map[string]int{}, sites: map[nodeKey]siteVersions{}}
 }
 
 // fresh returns a node for a definition of name at pos: a new node per
-// definition in execution-level graphs, the site's node otherwise.
+// definition in execution-level graphs (up to MaxVersions per site), the
+// site's node otherwise.
 func (b *builder) fresh(name string, f *file, pos token.Pos, fn *function) int {
 	if b.ver == nil {
 		return b.node(name, f, pos, fn)
 	}
+	site := nodeKey{name, f.path, pos}
+	sv := b.ver.sites[site]
+	if sv.n >= MaxVersions {
+		if b.ver.reused == 0 {
+			b.note(fmt.Sprintf("a site defined more than %d versions (%s at %s): its latest version stands for the later ones", MaxVersions, name, f.fset.Position(pos)))
+		}
+		b.ver.reused++
+		b.g.Nodes[sv.last].Seq = len(b.g.Nodes) + b.ver.reused
+		return sv.last
+	}
 	p := f.fset.Position(pos)
-	n := &Node{ID: len(b.g.Nodes), Var: name, File: f.path, Line: p.Line, Col: p.Column, Seq: len(b.g.Nodes) + 1}
+	n := &Node{ID: len(b.g.Nodes), Var: name, File: f.path, Line: p.Line, Col: p.Column, Seq: len(b.g.Nodes) + 1 + b.ver.reused}
 	if fn != nil {
 		n.Func = fn.name
 	}
@@ -40,6 +71,7 @@ func (b *builder) fresh(name string, f *file, pos token.Pos, fn *function) int {
 	n.Version = b.ver.count[k]
 	b.ver.count[k]++
 	b.g.Nodes = append(b.g.Nodes, n)
+	b.ver.sites[site] = siteVersions{n: sv.n + 1, last: n.ID}
 	return n.ID
 }
 
