@@ -105,16 +105,7 @@ func TestMemory(t *testing.T) {
 		if err := report.SliceDeps(&got, r.Backward(r.Returns(tc.fn)...), report.SliceInfo{Root: dir}); err != nil {
 			t.Fatal(err)
 		}
-		for _, w := range tc.want {
-			if !strings.Contains(got.String(), w) {
-				t.Errorf("%s: no %q (%s):\n%s", tc.test, w, tc.reason, got.String())
-			}
-		}
-		for _, w := range tc.not {
-			if strings.Contains(got.String(), w) {
-				t.Errorf("%s: %q in the slice (%s):\n%s", tc.test, w, tc.reason, got.String())
-			}
-		}
+		checkSlice(t, tc.test, tc.reason, got.String(), tc.want, tc.not)
 	}
 }
 
