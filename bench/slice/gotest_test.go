@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/culprit-go/culprit/bench/internal/proof"
 )
 
 // TestPick checks the choice of the failure to slice from go test -json
@@ -70,3 +72,22 @@ func TestPkgFile(t *testing.T) {
 func fmtF(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestFaultIn: the faulty line is looked up among the slice's lines by
+// its path from the module root; a deleted statement has no line to be
+// there.
+func TestFaultIn(t *testing.T) {
+	lines := map[string]bool{"cmp/report_text.go:426": true}
+	for _, tc := range []struct {
+		m    proof.Mutant
+		want string
+	}{
+		{proof.Mutant{Op: "const", File: "cmp/report_text.go", Line: 426}, "yes"},
+		{proof.Mutant{Op: "flip", File: "cmp/report_text.go", Line: 427}, "NO"},
+		{proof.Mutant{Op: "delete", File: "cmp/report_text.go", Line: 426}, "deleted"},
+	} {
+		if got := faultIn(tc.m, lines); got != tc.want {
+			t.Errorf("faultIn(%v) = %s, want %s", tc.m, got, tc.want)
+		}
+	}
+}

@@ -4,7 +4,9 @@
 // single-statement fault (the mutants of bench/internal/proof, in seeded
 // order) until one makes a test fail with a reported check (a t.Error or
 // t.Fatal line), runs culprit slice -run on that test, and checks that
-// culprit does not crash and that the slice holds the check's line. It
+// culprit does not crash and that the slice holds the check's line; it
+// says whether the slice holds the faulty line too ("deleted" for a
+// deleted statement, which leaves no line to hold). It
 // measures the overhead of dependency tracking (the test binary's run
 // time under culprit slice, every event kind recorded with its default
 // sampling, against the plain go test run of the same test) and the
@@ -85,7 +87,7 @@ func run(b *bench, mods, work, bin string, markdown bool) error {
 
 // print writes the table, then each module's fault and errors.
 func print(w io.Writer, results []*result, markdown bool) {
-	rows := [][]string{{"module", "test", "check", "exit", "check in slice", "slice lines", "slice nodes", "plain run s", "slice run s", "ratio", "plain wall s", "slice wall s", "slice peak RSS MiB", "package plain s", "package traced s", "package ratio", "graph nodes", "graph edges", "graph bytes", "alloc KiB", "graph s", "trace KiB", "full: check in slice", "full: lines", "lines in both", "full: run s", "full: ratio", "full: trace MiB"}}
+	rows := [][]string{{"module", "test", "check", "exit", "check in slice", "fault in slice", "slice lines", "slice nodes", "plain run s", "slice run s", "ratio", "plain wall s", "slice wall s", "slice peak RSS MiB", "package plain s", "package traced s", "package ratio", "graph nodes", "graph edges", "graph bytes", "alloc KiB", "graph s", "trace KiB", "full: check in slice", "full: lines", "lines in both", "full: run s", "full: ratio", "full: trace MiB"}}
 	var plain, sliced, pkgPlain, pkgTraced float64
 	for _, r := range results {
 		if r.Test == "" {
@@ -100,7 +102,7 @@ func print(w io.Writer, results []*result, markdown bool) {
 		if r.Criterion != "" {
 			check += " (sliced from " + r.Criterion + ")"
 		}
-		rows = append(rows, []string{r.Module, r.Test, check, exit, yesNo(r.InSlice), fmt.Sprint(r.SliceLines), fmt.Sprint(r.SliceNodes),
+		rows = append(rows, []string{r.Module, r.Test, check, exit, yesNo(r.InSlice), r.FaultInSlice, fmt.Sprint(r.SliceLines), fmt.Sprint(r.SliceNodes),
 			fmt.Sprintf("%.2f", r.PlainRun), fmt.Sprintf("%.2f", r.SliceRun), ratio(r.SliceRun, r.PlainRun),
 			fmt.Sprintf("%.1f", r.PlainWall), fmt.Sprintf("%.1f", r.SliceWall), fmt.Sprint(r.SliceRSS / 1024),
 			fmt.Sprintf("%.2f", r.PkgPlain), fmt.Sprintf("%.2f", r.PkgTraced), ratio(r.PkgTraced, r.PkgPlain),
@@ -118,7 +120,7 @@ func print(w io.Writer, results []*result, markdown bool) {
 	if len(results) > 1 {
 		// Run times summed over the modules: the many tests that run in
 		// milliseconds do not make the ratio noise.
-		rows = append(rows, []string{"total", "", "", "", "", "", "", fmt.Sprintf("%.2f", plain), fmt.Sprintf("%.2f", sliced), ratio(sliced, plain),
+		rows = append(rows, []string{"total", "", "", "", "", "", "", "", fmt.Sprintf("%.2f", plain), fmt.Sprintf("%.2f", sliced), ratio(sliced, plain),
 			"", "", "", fmt.Sprintf("%.2f", pkgPlain), fmt.Sprintf("%.2f", pkgTraced), ratio(pkgTraced, pkgPlain)})
 	}
 	proof.WriteTable(w, rows, markdown)

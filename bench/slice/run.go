@@ -51,6 +51,7 @@ type result struct {
 	Exit            int    // culprit slice's exit status
 	Crashed         bool   // culprit panicked or died of a signal
 	InSlice         bool   // the check's line is in the slice (or the criterion's, another check the test printed)
+	FaultInSlice    string // the faulty line is in the slice: "yes", "NO", or "deleted" (a deleted statement has no line left to be in it)
 	Criterion       string // what culprit slice sliced from, when not the check expected: "x_test.go:12"
 	SliceLines      int
 	SliceNodes      int
@@ -159,7 +160,7 @@ func (b *bench) run(ctx context.Context, m proof.Module, res *result) error {
 		return fmt.Errorf("plain run: %w", err)
 	}
 	res.PlainRun, res.PlainWall = plain.Elapsed, wall.Seconds()
-	if err := b.slice(ctx, dir, run, fail, res); err != nil {
+	if err := b.slice(ctx, dir, run, fail, mut, res); err != nil {
 		return err
 	}
 	if b.pkgRuns {
@@ -220,7 +221,7 @@ func (b *bench) try(ctx context.Context, dir string, pkgs, flags []string, m pro
 // slice runs culprit slice on the failing test, checks its output and
 // measures the summary graph of the trace it leaves; with b.full, it
 // slices again from every event and compares.
-func (b *bench) slice(ctx context.Context, dir, run string, fail failure, res *result) error {
+func (b *bench) slice(ctx context.Context, dir, run string, fail failure, mut proof.Mutant, res *result) error {
 	out, err := b.culpritSlice(ctx, dir, run, fail, res.Package, b.calls, 0)
 	res.SliceWall, res.SliceRSS, res.Exit, res.Crashed, res.SliceRun = out.wall, out.rss, out.exit, out.crashed, out.run
 	if res.Exit != 0 || res.Crashed {
@@ -230,6 +231,7 @@ func (b *bench) slice(ctx context.Context, dir, run string, fail failure, res *r
 		return err
 	}
 	res.SliceNodes, res.SliceEdges, res.SliceLines, res.InSlice = out.nodes, out.edges, len(out.lines), out.inSlice
+	res.FaultInSlice = faultIn(mut, out.lines)
 	if c := out.criterion; c != "" && c != fail.File+":"+fmt.Sprint(fail.Line) {
 		// The run failed at another check too (or first): the test's
 		// randomness, or an assertion library that goes on after a
@@ -261,6 +263,18 @@ func (b *bench) slice(ctx context.Context, dir, run string, fail failure, res *r
 		}
 	}
 	return nil
+}
+
+// faultIn says whether the mutant's line is among a slice's lines
+// (file:line, relative to the module root).
+func faultIn(m proof.Mutant, lines map[string]bool) string {
+	switch {
+	case m.Op == "delete":
+		return "deleted"
+	case lines[fmt.Sprintf("%s:%d", m.File, m.Line)]:
+		return "yes"
+	}
+	return "NO"
 }
 
 // criterionLine is culprit slice's note of its default criterion.
