@@ -431,6 +431,9 @@ func (b *bench) diagnose(ctx context.Context, dir string, m proof.Mutant, flags 
 	t0 = time.Now()
 	msg, err := cmd.CombinedOutput()
 	fr.DiagTime = time.Since(t0).Seconds()
+	if err != nil && strings.Contains(string(msg), "no failing test") {
+		return errNotReproduced // a flaky mutant: it failed plain and instrumented, not a third time
+	}
 	if err != nil {
 		return fmt.Errorf("%s: culprit rank: %v: %s", m, err, lastLines(string(msg), 5))
 	}
