@@ -1,0 +1,195 @@
+package deps
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"sort"
+	"strings"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// lookup returns the definitions a read of the variable of key k (see
+// file.key) in fr sees.
+func (b *builder) lookup(fr *frame, k string) map[int]bool {
+	f, sc := fr.holder(k)
+	if f != nil {
+		return f.vars[k]
+	}
+	if sc.global != "" {
+		return b.global[sc.global]
+	}
+	return nil
+}
+
+// define records a definition of the operand named by root.
+func (b *builder) define(fr *frame, root string, id int, strong bool) {
+	b.forget(fr, root)
+	m, key := fr.vars, root
+	if f, sc := fr.holder(root); f != nil {
+		m = f.vars
+	} else if sc.global != "" {
+		m, key = b.global, sc.global
+	}
+	if strong || m[key] == nil {
+		m[key] = only(m[key], -1)
+		if b.ver != nil {
+			delete(b.ver.elems, b.scope(fr, root))
+		}
+	}
+	m[key][id] = true
+}
+
+// readsIn returns the nodes the expression n reads in fr: the
+// definitions of its variables and the return values of its calls.
+func (b *builder) readsIn(fr *frame, n ast.Node, in *instance) []int {
+	if n == nil {
+		return nil
+	}
+	return b.reads(fr, n, nil, in)
+}
+
+// callbacks returns the return values of the callbacks made under the
+// calls of n that went into code that is not instrumented: that code's
+// results may come from them.
+func (in *instance) callbacks(n ast.Node) []int {
+	if len(in.cbs) == 0 {
+		return nil
+	}
+	var poss []token.Pos
+	for p := range in.cbs {
+		if n.Pos() <= p && p < n.End() {
+			poss = append(poss, p)
+		}
+	}
+	sort.Slice(poss, func(i, j int) bool { return poss[i] < poss[j] })
+	var out []int
+	for _, p := range poss {
+		out = append(out, in.cbs[p]...)
+	}
+	return out
+}
+
+// lengthOperands returns the variables n reads for their length alone:
+// the operands of the builtins len and cap.
+func lengthOperands(n ast.Node) map[*ast.Ident]bool {
+	var out map[*ast.Ident]bool
+	ast.Inspect(n, func(m ast.Node) bool {
+		c, ok := m.(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return true
+		}
+		fn, ok := ast.Unparen(c.Fun).(*ast.Ident)
+		if !ok || fn.Obj != nil || fn.Name != "len" && fn.Name != "cap" {
+			return true
+		}
+		if id, ok := ast.Unparen(c.Args[0]).(*ast.Ident); ok {
+			if out == nil {
+				out = map[*ast.Ident]bool{}
+			}
+			out[id] = true
+		}
+		return true
+	})
+	return out
+}
+
+// written records what an assigned operand's definition id wrote: the
+// storage its write event named, and for a write through a pointer to a
+// variable, a definition of that variable.
+func (b *builder) written(fr *frame, in *instance, l, rhs ast.Expr, key string, id int) {
+	if in.wloc == nil {
+		return
+	}
+	loc, ok := in.wloc[l.Pos()]
+	if !ok {
+		return
+	}
+	k, ok := locKey(loc)
+	if !ok {
+		return
+	}
+	_, plain := ast.Unparen(l).(*ast.Ident)
+	ref := varRef{b.owner(fr, key), key}
+	if plain {
+		b.vaddr[k.addr] = ref
+		old := b.storage(ref, false)
+		b.storage(ref, true)[k] = true
+		b.mem[k] = only(b.mem[k], id)
+		if p, ok := ast.Unparen(rhs).(*ast.Ident); ok && b.ver == nil {
+			b.copiedFields(fr, in, ast.Unparen(l).(*ast.Ident), p, old)
+		}
+		return
+	}
+	if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && ast.Unparen(ix.X) == rootIdent(l) {
+		b.sawElems(fr, key, loc)
+	}
+	b.storage(ref, false)[k] = true
+	b.located[id] = true
+	if v, ok := b.vaddr[k.addr]; ok && k.key == "" {
+		if _, star := ast.Unparen(l).(*ast.StarExpr); star {
+			b.defineIn(v, id)
+		}
+	}
+	b.mem[k] = only(b.mem[k], id)
+}
+
+// owner returns the frame holding the variable of key k as seen from
+// fr, nil for a package-level variable.
+func (b *builder) owner(fr *frame, k string) *frame {
+	f, _ := fr.holder(k)
+	return f
+}
+
+// defineIn makes id the one definition of a variable written through a
+// pointer.
+func (b *builder) defineIn(v varRef, id int) {
+	if v.fr != nil {
+		v.fr.vars[v.key] = only(v.fr.vars[v.key], id)
+		return
+	}
+	for k := range b.global {
+		if strings.HasSuffix(k, "\x00"+v.key) {
+			b.global[k] = only(b.global[k], id)
+		}
+	}
+}
+
+// elemLabel names an element or entry definition by the storage written,
+// "xs[3]", `m["k"]`, when the write's location says; "" otherwise. A site
+// names at most maxElems elements; beyond, its operand's text.
+func (b *builder) elemLabel(f *file, l ast.Expr, in *instance) string {
+	x, ok := ast.Unparen(l).(*ast.IndexExpr)
+	if !ok || in.wloc == nil {
+		return ""
+	}
+	loc, ok := in.wloc[l.Pos()]
+	var idx string
+	switch {
+	case !ok:
+		return ""
+	case loc.Kind == trace.LocElem:
+		idx = fmt.Sprint(loc.Index)
+	case loc.Kind == trace.LocKey:
+		idx = loc.Key.String()
+	default:
+		return ""
+	}
+	name := f.text(x.X) + "[" + idx + "]"
+	seen := b.elemN[l.Pos()]
+	if seen == nil {
+		seen = map[string]bool{}
+		b.elemN[l.Pos()] = seen
+	}
+	if !seen[name] {
+		if len(seen) >= maxElems {
+			return ""
+		}
+		seen[name] = true
+	}
+	return name
+}
+
+// maxElems bounds the element nodes of one site in a summary graph.
+const maxElems = 16

@@ -1,0 +1,328 @@
+package deps
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"sort"
+	"strings"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// event replays one stream record.
+func (b *builder) event(e trace.Event, inTest bool) {
+	if e.Site < 0 || e.Site >= len(b.sites) {
+		b.note(fmt.Sprintf("event for site %d outside the site table", e.Site))
+		return
+	}
+	switch e.Tag {
+	case trace.TagEnter, trace.TagExit, trace.TagStarted, trace.TagRead, trace.TagWrite, trace.TagCall,
+		trace.TagReturn, trace.TagPanic, trace.TagRecover, trace.TagSend, trace.TagRecv, trace.TagStep, trace.TagDecision:
+	default:
+		return
+	}
+	g := b.gor(e.Goroutine)
+	switch e.Tag {
+	case trace.TagEnter:
+		b.enter(g, e)
+		return
+	case trace.TagExit:
+	default:
+		g.unwinding = false
+	}
+	switch e.Tag {
+	case trace.TagExit:
+		b.exit(g, e)
+		return
+	case trace.TagStarted:
+		return
+	}
+	u := b.units[e.Site]
+	if e.Tag == trace.TagStep {
+		st := b.stepUnit(e.Site)
+		u = st.u
+		if st.fn != nil && len(g.stack) > 0 && g.stack[len(g.stack)-1].fn == st.fn {
+			top := g.stack[len(g.stack)-1]
+			top.fell = st.fall
+			if u == nil {
+				// A statement that evaluates nothing of its own as it
+				// starts (a block, "for {", a break): what ran before
+				// it has ended all the same.
+				b.end(top)
+			}
+		}
+	}
+	if u == nil || len(g.stack) == 0 {
+		return
+	}
+	fr := g.stack[len(g.stack)-1]
+	if fr.fn != u.fn {
+		fr = b.frameOf(g, u.fn)
+	}
+	site := b.sites[e.Site]
+	pos := u.fn.file.pos(site.Line, site.Col)
+	if e.Tag == trace.TagStep {
+		// A statement starts: whatever ran before it in this frame has
+		// ended, exactly (without steps, at() infers it from positions).
+		b.end(fr)
+		fr.cur = b.instance(u, pos)
+		fr.cur.lastEv = [2]int{int(e.Tag), e.Site}
+		fr.cur.inTest = inTest
+		fr.cur.stepped = true
+		return
+	}
+	if e.Tag == trace.TagDecision {
+		if strings.HasPrefix(site.Info, "operand ") {
+			// An && or || operand evaluated: its outcome, on the
+			// instance evaluating it.
+			in := b.at(fr, u, pos, trace.Event{Tag: trace.TagRead, Site: e.Site})
+			if in.ops == nil {
+				in.ops = map[token.Pos]bool{}
+			}
+			in.ops[pos] = site.Info == "operand true"
+			b.operands(fr, in)
+			return
+		}
+		b.decision(fr, u, pos, site)
+		return
+	}
+	in := b.at(fr, u, pos, e)
+	in.inTest = in.inTest || inTest
+	if u.kind == UnitRange && in.yield == nil {
+		in.yield = b.yielded(g, fr)
+	}
+	switch e.Tag {
+	case trace.TagRead:
+		if b.ver != nil && len(e.Values) > 0 {
+			if in.read == nil {
+				in.read = map[token.Pos]trace.Value{}
+			}
+			in.read[pos] = e.Values[0]
+		}
+		if len(e.Values) > 0 && e.Values[0].Tag == trace.ValRef {
+			if in.refs == nil {
+				in.refs = map[token.Pos]string{}
+			}
+			in.refs[pos] = e.Values[0].Type
+		}
+		if e.Loc.Kind != trace.LocNone {
+			if in.rloc == nil {
+				in.rloc = map[token.Pos]trace.Loc{}
+			}
+			in.rloc[pos] = e.Loc
+		}
+	case trace.TagWrite:
+		if in.wrote == nil {
+			in.wrote = map[int]bool{}
+		}
+		in.wrote[e.Site] = true
+		if e.Loc.Kind != trace.LocNone {
+			if in.wloc == nil {
+				in.wloc = map[token.Pos]trace.Loc{}
+			}
+			in.wloc[pos] = e.Loc
+		}
+		if len(e.Values) > 0 {
+			if in.values == nil {
+				in.values = map[string][]trace.Value{}
+			}
+			in.values[site.Info] = append(in.values[site.Info], e.Values[0])
+		}
+	case trace.TagCall:
+		fr.call = e.Site
+		g.calls = append(g.calls, openCall{fr, e.Site})
+		if in.calls == nil {
+			in.calls = map[token.Pos]bool{}
+		}
+		if end := u.fn.file.pos(site.EndLine, site.EndCol); !in.calls[end] {
+			// A callee entered from this site before is instrumented,
+			// also when a sampled run left out this call's entry.
+			in.calls[end] = b.entered[e.Site]
+		}
+		if inTest && u.fn.file.isCheck(site.Info) {
+			in.check = true
+		}
+	case trace.TagReturn:
+		if g.ret >= 0 && (g.retAt == e.Site || g.retAt < 0) {
+			if in.rets == nil {
+				in.rets = map[token.Pos]int{}
+			}
+			in.rets[pos] = g.ret
+		}
+		if cb := fr.cbRets[e.Site]; len(cb) > 0 {
+			if in.cbs == nil {
+				in.cbs = map[token.Pos][]int{}
+			}
+			for id := range cb {
+				in.cbs[pos] = append(in.cbs[pos], id)
+			}
+			sort.Ints(in.cbs[pos])
+			delete(fr.cbRets, e.Site)
+		}
+		g.ret, g.retAt = -1, -1
+		for i := len(g.calls) - 1; i >= 0; i-- {
+			if g.calls[i] == (openCall{fr, e.Site}) {
+				g.calls = g.calls[:i]
+				break
+			}
+		}
+		if fr.call == e.Site {
+			// The call is over: no later entry is its callee's.
+			fr.call = -1
+		}
+	case trace.TagPanic:
+		ids := b.end(fr)
+		if len(ids) > 0 {
+			g.panic = ids[0]
+			if len(e.Values) > 0 {
+				b.value(ids[0], e.Values[0])
+			}
+			if inTest {
+				if b.g.FailureKind != FailurePanic {
+					b.beforePanic, b.beforePanicKind = b.g.Failure, b.g.FailureKind
+				}
+				b.g.Failure, b.g.FailureKind = []int{ids[0]}, FailurePanic
+			}
+		}
+	case trace.TagRecover:
+		if len(e.Values) > 0 && e.Values[0].Tag != trace.ValNil && g.panic >= 0 {
+			in.extra = append(in.extra, g.panic)
+			if b.g.FailureKind == FailurePanic && len(b.g.Failure) == 1 && b.g.Failure[0] == g.panic {
+				// Recovered (a parser's panic and recover for errors):
+				// not what the test died of.
+				b.g.Failure, b.g.FailureKind = b.beforePanic, b.beforePanicKind
+			}
+			g.panic = -1
+		} else if len(e.Values) > 0 && e.Values[0].Tag != trace.ValNil && g.unwound >= 0 {
+			// A runtime panic: the recovered error comes from the
+			// statement that raised it.
+			in.extra = append(in.extra, g.unwound)
+			g.unwound = -1
+		}
+	case trace.TagSend:
+		ids := b.end(fr)
+		if len(ids) > 0 {
+			b.chans[e.Ref] = append(b.chans[e.Ref], ids[0])
+			if len(e.Values) > 0 {
+				b.value(ids[0], e.Values[0])
+			}
+		}
+	case trace.TagRecv:
+		if q := b.chans[e.Ref]; len(q) > 0 {
+			in.extra = append(in.extra, q[0])
+			b.chans[e.Ref] = q[1:]
+		}
+	}
+}
+
+// decision handles a decision record: the condition or case clause
+// taken is complete when the branch is taken, so its <test> node is made
+// then, and what runs next is control dependent on this very execution
+// (a case clause whose tests read nothing gets its node too). Decisions
+// of && and || operands are part of their condition's execution: they
+// say which operands ran (shortCircuited).
+func (b *builder) decision(fr *frame, u *unit, pos token.Pos, site trace.Site) {
+	if u.kind != UnitCond {
+		return
+	}
+	if _, isCase := u.node.(*ast.CaseClause); isCase && fr.fell {
+		fr.fell = false
+		return
+	}
+	if fr.cur == nil || fr.cur.u != u {
+		b.end(fr)
+		fr.cur = b.instance(u, pos)
+	}
+	b.end(fr)
+}
+
+// stepTarget is what a statement's step starts: the unit that runs
+// first in it, nil when the statement evaluates nothing as it starts (a
+// block, "for {", "for ; ; i++", break), and the function holding it.
+type stepTarget struct {
+	u    *unit
+	fn   *function
+	fall bool // a fallthrough statement
+}
+
+// stepUnit returns what a statement's step starts: the unit of the
+// statement itself, or of what its header evaluates first (an if's or
+// switch's init, else its condition or tag, a for loop's init, else its
+// condition; never a unit of its body, which steps on its own, nor a for
+// loop's post statement, which runs after the body).
+func (b *builder) stepUnit(site int) stepTarget {
+	if st, ok := b.steps[site]; ok {
+		return st
+	}
+	var st stepTarget
+	s := b.sites[site]
+	if f := b.src.file(s.File); f != nil {
+		pos, end := f.pos(s.Line, s.Col), f.pos(s.EndLine, s.EndCol)
+		if fn := f.innermostFunc(pos); fn != nil {
+			st.fn = fn
+			if stmt := fn.stmtAt(pos, end); stmt != nil {
+				st.u = fn.unitOf(firstEvaluated(stmt))
+				br, ok := stmt.(*ast.BranchStmt)
+				st.fall = ok && br.Tok == token.FALLTHROUGH
+			} else {
+				// Not a statement of the source as parsed: the first
+				// unit at or after its start.
+				for _, u := range fn.units {
+					if u.kind != UnitJoin && u.pos >= pos && (end <= pos || u.pos < end) && (st.u == nil || u.pos < st.u.pos) {
+						st.u = u
+					}
+				}
+			}
+		}
+	}
+	b.steps[site] = st
+	return st
+}
+
+// isCheck reports whether a callee as written in f is a test's failure
+// report: t.Errorf, not fmt.Errorf (a package f imports).
+func (f *file) isCheck(callee string) bool {
+	i := strings.LastIndexByte(callee, '.')
+	if i < 0 || f.imported(callee[:i]) {
+		return false
+	}
+	switch callee[i+1:] {
+	case "Error", "Errorf", "Fatal", "Fatalf", "Fail", "FailNow":
+		return true
+	}
+	return false
+}
+
+// at returns the instance of u an event at pos belongs to, ending the
+// frame's current instance when the event starts a new one.
+func (b *builder) at(fr *frame, u *unit, pos token.Pos, e trace.Event) *instance {
+	in := fr.cur
+	if in != nil && in.u == u {
+		restart := false
+		switch e.Tag {
+		case trace.TagWrite:
+			restart = in.wrote[e.Site]
+		case trace.TagReturn, trace.TagRecover, trace.TagRecv:
+		case trace.TagRead, trace.TagCall:
+			if in.stepped {
+				break
+			}
+			fallthrough
+		default:
+			restart = len(in.wrote) > 0 || pos < in.lastPos || pos == in.lastPos && in.lastEv == [2]int{int(e.Tag), e.Site}
+		}
+		if !restart {
+			if e.Tag != trace.TagWrite && e.Tag != trace.TagReturn && pos > in.lastPos {
+				in.lastPos = pos
+			}
+			in.lastEv = [2]int{int(e.Tag), e.Site}
+			return in
+		}
+	}
+	b.end(fr)
+	in = b.instance(u, pos)
+	in.lastEv = [2]int{int(e.Tag), e.Site}
+	fr.cur = in
+	return in
+}

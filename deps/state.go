@@ -1,0 +1,265 @@
+package deps
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"sort"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// builder replays events into a graph.
+type builder struct {
+	*program
+	test   *trace.Test
+	g      *Graph
+	nodes  map[nodeKey]int
+	edges  map[Edge]bool
+	gors   map[int]*goroutine
+	last   map[*function]*frame // the latest frame of each function
+	global map[string]map[int]bool
+	chans  map[uint64][]int // channel -> sent nodes not yet received
+	seq    int
+	noted  map[string]bool
+	lastIn int            // the latest node the test itself defined, -1
+	hit    map[*unit]bool // statements the test executed (its spectrum), when recorded
+	ver    *versioning    // per-execution nodes (Options.Versions), nil for the summary graph
+
+	// Memory (summary graphs): what was last written at each address or
+	// map entry, which variable lives at an address, the element and
+	// field definitions whose storage is known (a read of another
+	// element leaves them out), and element names made per site.
+	mem     map[memKey]map[int]bool
+	gmem    map[string]map[memKey]bool // package-level variable -> the storage written through it
+	entered map[int]bool               // call sites an entry record named: their callees are instrumented
+	vaddr   map[uint64]varRef
+	located map[int]bool
+	// elemOnly holds the definitions that write a slice's or array's
+	// elements (xs[i] = v, copy(xs, ys)) and leave its length alone:
+	// len, cap and a range's header do not read them.
+	elemOnly map[int]bool
+	elemN    map[token.Pos]map[string]bool
+	steps    map[int]stepTarget // statement site -> what its step starts
+	checks   map[int]bool       // check calls the test made (checked coverage)
+	sinkSeen map[Sink]bool
+
+	// Scratch of reads: a mark per node (seen[id] == seenGen: already
+	// read), and slices reused from one read to the next.
+	seen        []uint32
+	seenGen     uint32
+	skipScratch [][2]token.Pos
+	rootScratch []uint8
+	posScratch  []token.Pos
+	idScratch   []int
+	free        []*instance // instances ended, for reuse
+	// Copies that keep their parts apart (elems.go): what the elements
+	// of variables defined by append hold, and where variables' elements
+	// were seen stored.
+	appends map[varKey]*appendRec
+	bases   map[varKey]elemBase
+
+	// The failure before the test's latest panic, back when it is
+	// recovered.
+	beforePanic     []int
+	beforePanicKind string
+}
+
+// memKey names storage: an address, or a map and a key.
+type memKey struct {
+	addr uint64
+	key  string
+}
+
+// varRef is a variable that lives at an address: the frame that holds
+// it (nil for a package-level variable) and its key.
+type varRef struct {
+	fr  *frame
+	key string
+}
+
+// locKey returns the storage a location names.
+func locKey(l trace.Loc) (memKey, bool) {
+	switch l.Kind {
+	case trace.LocAddr, trace.LocElem:
+		return memKey{addr: l.Addr}, l.Addr != 0
+	case trace.LocKey:
+		return memKey{addr: l.Base, key: l.Key.String()}, l.Base != 0
+	}
+	return memKey{}, false
+}
+
+type nodeKey struct {
+	name string
+	file string
+	pos  token.Pos
+}
+
+type goroutine struct {
+	stack []*frame
+	ret   int // the return-value node of the call that just returned, -1
+	retAt int // its call site, -1 when not known
+	panic int // the node of the panic under way, -1
+	// A runtime panic (no panic record): the statement that raised it,
+	// found as the innermost frame exiting in the middle of a statement
+	// that is not a return, -1; unwinding is true while frames exit.
+	unwound   int
+	unwoundAt int // b.seq when unwound was set
+	unwinding bool
+	// calls are the calls made on g and not yet returned, innermost
+	// last: the latest is yield's when a range over a function's body
+	// starts.
+	calls []openCall
+}
+
+// openCall is a call under way: its site and the frame making it.
+type openCall struct {
+	fr   *frame
+	site int
+}
+
+type frame struct {
+	fn   *function
+	lex  *frame // the frame of the enclosing function, for closures
+	vars map[string]map[int]bool
+	wmem map[string]map[memKey]bool // variable -> the storage written through it (writes.go)
+	// ranged holds, per range unit whose expression calls, what the
+	// expression read when the loop started.
+	ranged map[int][]int
+	// implicit says the frame was entered without an entry record.
+	implicit bool
+	// fell says the latest statement was a fallthrough: the next case
+	// clause's decision record enters its body without testing it.
+	fell bool
+	cur  *instance
+	// units holds, per unit of fn (by id), the sequence number of its
+	// latest execution in the frame (0: none yet) and, for a decision,
+	// its node then.
+	units []unitRun
+	tag   int // the latest switch tag node, -1
+	ret   int // the return-value node, -1 until a return ran
+	call  int // the latest call site entered from this frame, -1
+	from  int // the call site that entered this frame, -1
+	// A callback: a frame entered by code that is not instrumented, under
+	// the call site cbSite (-1: none) of the frame cbOf; its return value
+	// goes to that call's value, not to a call of its own.
+	cbOf   *frame
+	cbSite int
+	// cbRets holds, per call site of this frame under way, the return
+	// values of the callbacks made under it.
+	cbRets map[int]map[int]bool
+	check  bool
+}
+
+// instance is one execution of a unit.
+type instance struct {
+	u       *unit
+	lastPos token.Pos
+	lastEv  [2]int // tag and site of the latest event
+	wrote   map[int]bool
+	rets    map[token.Pos]int   // call position -> the callee's return-value node
+	cbs     map[token.Pos][]int // call position -> return values of the callbacks made under the call (code that is not instrumented)
+	extra   []int               // nodes it depends on as a whole (received, recovered values)
+	values  map[string][]trace.Value
+	read    map[token.Pos]trace.Value // values read, by position of the read (versioned graphs)
+	rloc    map[token.Pos]trace.Loc   // storage read, by position of the read
+	ops     map[token.Pos]bool        // && and || operands evaluated, by position: their outcome
+	opNodes []operandNode             // && and || whose left operand let the right one run
+	opDone  map[token.Pos]bool        // && and || (by operator position) whose left outcome is known
+	wloc    map[token.Pos]trace.Loc   // storage written, by position of the written operand
+	calls   map[token.Pos]bool        // calls made (a call record), by end position: true when the callee was entered (instrumented)
+	refs    map[token.Pos]string      // types of the pointers, slices and maps read, by position of the read
+	callIDs map[token.Pos]int         // versioned graphs: the node made for a call into code that is not instrumented, by end position
+	yield   [][]int                   // a range over a function: what each argument of the iterator's yield call read, nil when not known
+	check   bool                      // it calls t.Error and friends in the test itself
+	inTest  bool
+	decided bool
+	stepped bool // a step started it: only the next step (or a second write of one site) ends it
+}
+
+func newBuilder(prog *program, test *trace.Test) *builder {
+	b := &builder{
+		program: prog, test: test, g: &Graph{},
+		nodes: map[nodeKey]int{}, edges: map[Edge]bool{},
+		gors: map[int]*goroutine{}, last: map[*function]*frame{},
+		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
+		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
+	}
+	sites := prog.sites
+	if test != nil && len(test.Hits) > 0 {
+		b.hit = map[*unit]bool{}
+		for _, id := range test.Hits {
+			if id < len(sites) && sites[id].Kind == trace.KindStmt {
+				if f := b.src.file(sites[id].File); f != nil {
+					if u := f.unitAt(f.pos(sites[id].Line, sites[id].Col)); u != nil {
+						b.hit[u] = true
+					}
+				}
+			}
+		}
+	}
+	paths := make([]string, 0, len(b.src.missing))
+	for path := range b.src.missing {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		b.note(fmt.Sprintf("%s: %v", filepath.Base(path), b.src.missing[path]))
+	}
+	return b
+}
+
+func (b *builder) note(s string) {
+	if !b.noted[s] {
+		b.noted[s] = true
+		b.g.Notes = append(b.g.Notes, s)
+	}
+}
+
+// node returns the node for name at pos of f, creating it.
+func (b *builder) node(name string, f *file, pos token.Pos, fn *function) int {
+	k := nodeKey{name, f.path, pos}
+	if id, ok := b.nodes[k]; ok {
+		return id
+	}
+	p := f.fset.Position(pos)
+	n := &Node{ID: len(b.g.Nodes), Var: name, File: f.path, Line: p.Line, Col: p.Column}
+	if fn != nil {
+		n.Func = fn.name
+	}
+	b.g.Nodes = append(b.g.Nodes, n)
+	b.nodes[k] = n.ID
+	return n.ID
+}
+
+func (b *builder) edge(from, to int, kind EdgeKind) {
+	if from < 0 || to < 0 || from == to && kind == Control {
+		return
+	}
+	b.edges[Edge{from, to, kind}] = true
+}
+
+func (b *builder) value(id int, v trace.Value) {
+	n := b.g.Nodes[id]
+	if len(n.Values) >= MaxValues {
+		return // v is one of them or left out
+	}
+	s := v.String()
+	for _, x := range n.Values {
+		if x == s {
+			return
+		}
+	}
+	if len(n.Values) < MaxValues {
+		n.Values = append(n.Values, s)
+	}
+}
+
+func (b *builder) gor(id int) *goroutine {
+	g := b.gors[id]
+	if g == nil {
+		g = &goroutine{ret: -1, retAt: -1, panic: -1, unwound: -1}
+		b.gors[id] = g
+	}
+	return g
+}
