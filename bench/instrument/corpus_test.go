@@ -39,3 +39,22 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestParseJSONAddresses checks that subtests named with addresses are
+// compared without them.
+func TestParseJSONAddresses(t *testing.T) {
+	out := []byte(`{"Action":"pass","Package":"p","Test":"TestC/Contains((*A)(0xc000010030))"}
+{"Action":"fail","Package":"p","Test":"TestC/Contains((*A)(0xc000010058))"}
+{"Action":"pass","Package":"p","Test":"TestD/0x1f"}
+`)
+	got, _, _ := parseJSON(out)
+	want := map[testKey]string{{"p", "TestC/Contains((*A)(0x?))"}: "fail", {"p", "TestD/0x1f"}: "pass"}
+	if len(got) != len(want) {
+		t.Fatalf("parseJSON = %v, want %v", got, want)
+	}
+	for k, o := range want {
+		if got[k] != o {
+			t.Errorf("%v: %q, want %q", k, got[k], o)
+		}
+	}
+}

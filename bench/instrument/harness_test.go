@@ -47,17 +47,18 @@ func (l testLog) Write(p []byte) (int, error) {
 // set is go run ./bench/instrument.
 func TestProofHazards(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs five real modules' tests and four analyses (minutes): go test without -short runs it")
+		t.Skip("builds and runs four real modules' tests and four analyses (minutes): go test without -short runs it")
 	}
 	h := testHarness(t, "all")
 	h.tries = 8
 	var err error
-	// assembly and no go line; TestMain and no go line; //line
-	// directives; a go.work workspace; a nested module.
+	// Assembly and no go line; TestMain, no go line, tests that fail vet;
+	// a go.work workspace; a nested module. (Vendor mode, //line
+	// directives and forged values are internal/instrument's TestVendorMode
+	// and TestHazards: the modules that bring them take minutes.)
 	for _, name := range []string{
 		"github.com/golang/snappy",
 		"github.com/kelseyhightower/envconfig",
-		"github.com/yuin/gopher-lua",
 		"github.com/google/uuid (work)",
 		"github.com/Masterminds/semver/v3 (nested)",
 	} {
