@@ -370,14 +370,16 @@ func (r *fileRewriter) addressable(e ast.Expr) bool {
 
 // keyFits reports whether the index k of map type m can be passed as
 // RK's or WK's key: an untyped constant (converted to the key type) or a
-// value of the key type itself (a value assignable to an interface key
-// would make type inference fail).
+// value of the key type itself. A value of another type assignable to an
+// interface key, a typed constant among them (gopher-lua's
+// m[LString("key")] in a map[LValue]LValue), would make type inference
+// fail: K inferred from it conflicts with the map's key type.
 func (r *fileRewriter) keyFits(k ast.Expr, m *types.Map) bool {
 	tv, ok := r.info.Types[k]
 	if !ok || tv.IsNil() {
 		return false
 	}
-	if tv.Value != nil {
+	if b, ok := tv.Type.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 && tv.Value != nil {
 		return true // converted to the key type, as in the index
 	}
 	return types.Identical(tv.Type, m.Key())
