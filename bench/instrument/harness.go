@@ -132,7 +132,10 @@ func (h *harness) runModule(ctx context.Context, m entry) *result {
 		for _, v := range h.variants {
 			if got := res.Runs[v.Name].Outcomes[k]; got != want {
 				what := fmt.Sprintf("%s: plain %s, -events %s %s", name, want, v.Name, orNone(got))
-				if k.Test != packageTest && h.rerun(ctx, dir, k, v, want, m.Flags) {
+				// A package that failed whole (did not build) is not
+				// rerun test by test.
+				broken := res.Runs[v.Name].Outcomes[testKey{k.Package, packageTest}] == "fail" && plain.Outcomes[testKey{k.Package, packageTest}] != "fail"
+				if k.Test != packageTest && !broken && h.rerun(ctx, dir, k, v, want, m.Flags) {
 					res.Flaky = append(res.Flaky, what+", then "+want+" alone")
 					continue
 				}
