@@ -398,8 +398,11 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	// Each package with counters gets its array in a file of its own.
 	// The coverage configuration goes to the package, and cmd/go gives it
 	// to its external test package and its test binary's main package
-	// too: all of them need a package initializer, so an external test
-	// package without counters gets an empty registration.
+	// too: all of them need a package initializer (the compiler fails
+	// without one: "no init func for -cover build"), so an external test
+	// package without counters gets an empty registration, and so does
+	// the package itself when only its external tests have counters
+	// (testify's assert/internal/unsafetests: a doc.go and the tests).
 	var gcflags []string
 	flagged := map[string]bool{}
 	for _, g := range groups {
@@ -411,11 +414,11 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	}
 	for _, p := range all {
 		base := strings.TrimSuffix(p.PkgPath, "_test")
-		if !flagged[base] || have[p.PkgPath] || !strings.HasSuffix(p.PkgPath, "_test") || len(p.CompiledGoFiles) == 0 {
+		if !flagged[base] || have[p.PkgPath] || len(p.CompiledGoFiles) == 0 {
 			continue
 		}
 		have[p.PkgPath] = true
-		groups = append(groups, ctrGroup{p, p.CompiledGoFiles[0], true, 0, 0})
+		groups = append(groups, ctrGroup{p, p.CompiledGoFiles[0], strings.HasSuffix(p.PkgPath, "_test"), 0, 0})
 	}
 	for i, g := range groups {
 		name := "zz_culprit_ctr.go"

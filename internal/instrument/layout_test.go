@@ -59,3 +59,23 @@ func TestVendorMode(t *testing.T) {
 		t.Errorf("vendor/modules.txt changed:\n%s", now)
 	}
 }
+
+// TestDocOnlyPackage instruments the doconly fixture, a package of one
+// doc comment whose external test package has the counters: it builds
+// and its test passes with statement and with every event kind (the
+// compiler stopped on the package without an initializer:
+// "no init func for -cover build").
+func TestDocOnlyPackage(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/doconly")
+	for _, events := range []trace.EventSet{trace.EventStmt, trace.AllEvents} {
+		var out bytes.Buffer
+		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: events,
+			TraceDir: t.TempDir(), Stdout: &out, Stderr: &out, GoFlags: []string{"-v"}})
+		if err != nil {
+			t.Fatalf("events %v: %v", events, err)
+		}
+		if res.ExitCode != 0 || !bytes.Contains(out.Bytes(), []byte("--- PASS: TestSum")) {
+			t.Errorf("events %v: exit %d:\n%s", events, res.ExitCode, out.Bytes())
+		}
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/doconly
+
+go 1.21
