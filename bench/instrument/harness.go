@@ -273,11 +273,11 @@ func countTrace(dir string) (calls, hits int) {
 	return calls, hits
 }
 
-// addresses matches the addresses some subtests' names print (testify's
-// "Contains([]*assert.A{(*assert.A)(0xc000010030)...})"): they differ
-// from run to run, plain or not, so tests are compared by names without
-// them.
-var addresses = regexp.MustCompile(`0x[0-9a-f]{5,}`)
+// addresses matches the addresses and times some subtests' names print
+// (testify's "Contains([]*assert.A{(*assert.A)(0xc000010030)...})",
+// "ObjectsAreEqualValues(time.Date(2026, ...))"): they differ from run to
+// run, plain or not, so tests are compared by names without them.
+var addresses = regexp.MustCompile(`0x[0-9a-f]{5,}|time\.Date\([^)]*\)`)
 
 // parseJSON reads go test -json output: per-test outcomes, the summed
 // elapsed time of the packages (the test binaries' run time) and lines
