@@ -65,7 +65,7 @@ func runReduce(e *env, args []string) int {
 	var f reduceFlags
 	fs.StringVar(&f.mode, "mode", "min", "`min` minimizes the failing input, max maximizes a passing one, diff does both")
 	fs.StringVar(&f.out, "o", "", "write the result to `PATH` (default FILE.reduced, or FILE.passing with --mode max)")
-	fs.StringVar(&f.levels, "levels", "", "comma-separated `levels`, coarse to fine: files, lines, tokens, bytes (default: files (for a directory),lines,tokens,bytes)")
+	fs.StringVar(&f.levels, "levels", "", "comma-separated `levels`, coarse to fine: files, lines, tokens, bytes (default: files (for a directory),lines,tokens,bytes; -run: files,lines)")
 	fs.StringVar(&f.lang, "lang", "", "syntax of the input for tree reduction: `go`, json, text (brackets and indentation) or none (default: by file extension, text for unknown files)")
 	fs.StringVar(&f.match, "match", "", "the failure is `REGEX` matching the output (stdout and stderr), with the original's exit status")
 	fs.StringVar(&f.script, "test", "", "C-Reduce style interestingness test: `SCRIPT` exits 0 when the candidate is interesting")
