@@ -115,9 +115,17 @@ func (b *builder) written(fr *frame, in *instance, l, rhs ast.Expr, key string, 
 	if plain {
 		b.vaddr[k.addr] = ref
 		old := b.storage(ref, false)
-		b.storage(ref, true)[k] = true
+		p, copies := ast.Unparen(rhs).(*ast.Ident)
+		copies = copies && b.ver == nil
+		if copies || len(old) > 32 {
+			b.storage(ref, true)[k] = true
+		} else {
+			// Emptied in place: no one else holds it.
+			clear(old)
+			old[k] = true
+		}
 		b.mem[k] = only(b.mem[k], id)
-		if p, ok := ast.Unparen(rhs).(*ast.Ident); ok && b.ver == nil {
+		if copies {
 			b.copiedFields(fr, in, ast.Unparen(l).(*ast.Ident), p, old)
 		}
 		return

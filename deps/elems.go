@@ -99,12 +99,12 @@ func appendCall(rhs ast.Expr) *ast.CallExpr {
 // ys holds after it; nil when the new length is not known.
 func (b *builder) appendedElems(fr *frame, in *instance, u *unit, l ast.Expr, c *ast.CallExpr, def func(string, token.Pos, []int) int) *appendRec {
 	f := u.fn.file
-	vals := in.values[f.text(l)]
-	if len(vals) == 0 || vals[len(vals)-1].Tag != trace.ValRef {
+	last, ok := in.lastValue(f.text(l))
+	if !ok || last.Tag != trace.ValRef {
 		return nil
 	}
 	added := len(c.Args) - 1
-	n := int(vals[len(vals)-1].Uint) - added // the elements copied
+	n := int(last.Uint) - added // the elements copied
 	if n < 0 {
 		return nil
 	}

@@ -37,8 +37,10 @@ func (b *builder) end(fr *frame) []int {
 		for _, op := range in.opNodes {
 			b.edge(op.id, id, Control)
 		}
-		for _, v := range in.values[name] {
-			b.value(id, v)
+		for _, nv := range in.values {
+			if nv.name == name {
+				b.value(id, nv.v)
+			}
 		}
 		ids = append(ids, id)
 		return id

@@ -124,10 +124,7 @@ func (b *builder) event(e trace.Event, inTest bool) {
 			in.wloc[pos] = e.Loc
 		}
 		if len(e.Values) > 0 {
-			if in.values == nil {
-				in.values = map[string][]trace.Value{}
-			}
-			in.values[site.Info] = append(in.values[site.Info], e.Values[0])
+			in.values = append(in.values, namedValue{site.Info, e.Values[0]})
 		}
 	case trace.TagCall:
 		fr.call = e.Site

@@ -291,14 +291,29 @@ func (b *builder) instance(u *unit, pos token.Pos) *instance {
 // release takes back an ended instance (no one holds it any more),
 // keeping its maps, emptied.
 func (b *builder) release(in *instance) {
-	keep := instance{wrote: in.wrote, rets: in.rets, values: in.values, rloc: in.rloc, wloc: in.wloc, refs: in.refs, calls: in.calls, extra: in.extra[:0], opNodes: in.opNodes[:0]}
+	keep := instance{wrote: in.wrote, rets: in.rets, values: in.values[:0], rloc: in.rloc, wloc: in.wloc, refs: in.refs, calls: in.calls, extra: in.extra[:0], opNodes: in.opNodes[:0]}
 	clear(keep.wrote)
 	clear(keep.rets)
-	clear(keep.values)
 	clear(keep.rloc)
 	clear(keep.wloc)
 	clear(keep.refs)
 	clear(keep.calls)
 	*in = keep
 	b.free = append(b.free, in)
+}
+
+// namedValue is a value an instance wrote, with its write site's name.
+type namedValue struct {
+	name string
+	v    trace.Value
+}
+
+// lastValue returns the latest value the instance wrote under name.
+func (in *instance) lastValue(name string) (trace.Value, bool) {
+	for i := len(in.values) - 1; i >= 0; i-- {
+		if in.values[i].name == name {
+			return in.values[i].v, true
+		}
+	}
+	return trace.Value{}, false
 }

@@ -157,10 +157,10 @@ type instance struct {
 	lastPos token.Pos
 	lastEv  [2]int // tag and site of the latest event
 	wrote   map[int]bool
-	rets    map[token.Pos]int   // call position -> the callee's return-value node
-	cbs     map[token.Pos][]int // call position -> return values of the callbacks made under the call (code that is not instrumented)
-	extra   []int               // nodes it depends on as a whole (received, recovered values)
-	values  map[string][]trace.Value
+	rets    map[token.Pos]int         // call position -> the callee's return-value node
+	cbs     map[token.Pos][]int       // call position -> return values of the callbacks made under the call (code that is not instrumented)
+	extra   []int                     // nodes it depends on as a whole (received, recovered values)
+	values  []namedValue              // the values written, by the write sites' names, in order
 	read    map[token.Pos]trace.Value // values read, by position of the read (versioned graphs)
 	rloc    map[token.Pos]trace.Loc   // storage read, by position of the read
 	ops     map[token.Pos]bool        // && and || operands evaluated, by position: their outcome

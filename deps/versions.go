@@ -532,11 +532,11 @@ func (b *builder) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs a
 		return nil, nil, false
 	}
 	f := u.fn.file
-	vals := in.values[f.text(lhs)]
-	if len(vals) == 0 || vals[len(vals)-1].Tag != trace.ValRef {
+	last, ok := in.lastValue(f.text(lhs))
+	if !ok || last.Tag != trace.ValRef {
 		return nil, nil, false
 	}
-	n := int(vals[len(vals)-1].Uint)
+	n := int(last.Uint)
 	added := len(c.Args) - 1
 	// The elements copied keep their names, renamed when appended from
 	// another variable (ys := append(xs, v): ys[0] is xs[0]).
