@@ -494,9 +494,9 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 		return nil, err
 	}
 	if len(gcflags) > 0 {
-		if err := writeFile(coverCfg, []byte(coverageConfig)); err != nil {
-			return nil, err
-		}
+		// coverCfg is stableDir's, shared by every run: never written
+		// again in place (a compile of another run reading it while it
+		// is truncated fails: "error reading -coveragecfg file").
 		gcflags = mergeGcflags(cfg.GoFlags, gcflags)
 	}
 	if rtImport != rtPath {
