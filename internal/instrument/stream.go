@@ -984,15 +984,25 @@ func (r *fileRewriter) rereadable(l ast.Expr, all []ast.Expr) bool {
 		_, isVar := r.info.ObjectOf(id).(*types.Var)
 		return isVar
 	}
+	// What the statement assigns: variables, and the other left-hand
+	// sides by their text (bbolt's b.calls[i], b.calls = last, b.calls[:n]
+	// shortens b.calls before b.calls[i] could be read again).
 	assigned := map[types.Object]bool{}
+	assignedText := map[string]bool{}
 	for _, a := range all {
 		if id, ok := a.(*ast.Ident); ok {
 			assigned[r.info.ObjectOf(id)] = true
+		} else if a != nil && a != l {
+			assignedText[types.ExprString(unparen(a))] = true
 		}
 	}
 	ok := true
 	var check func(e ast.Expr)
 	check = func(e ast.Expr) {
+		if _, isIdent := e.(*ast.Ident); !isIdent && assignedText[types.ExprString(unparen(e))] {
+			ok = false
+			return
+		}
 		switch x := e.(type) {
 		case *ast.Ident:
 			if assigned[r.info.ObjectOf(x)] {

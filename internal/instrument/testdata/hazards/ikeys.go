@@ -25,3 +25,18 @@ func InterfaceKeys() (int, bool) {
 	}
 	return m[Name("a")] + v, found
 }
+
+// Batch holds calls as bbolt's batch does.
+type Batch struct{ calls []int }
+
+// Shorten takes call i out of b as bbolt's batch does: one statement
+// assigns b.calls[i] and b.calls, and b.calls is shorter after it, so the
+// instrumenter cannot read b.calls[i] again after the statement to
+// record the write.
+func (b *Batch) Shorten(i int) {
+	if i < 0 {
+		b.Shorten(-i) // recursive: never inlined, so recorded
+		return
+	}
+	b.calls[i], b.calls = b.calls[len(b.calls)-1], b.calls[:len(b.calls)-1]
+}
