@@ -125,10 +125,16 @@ func PackageDecls(fset *token.FileSet, files []*ast.File, info *types.Info, pkg 
 			}
 		}
 	}
+	read := map[string]bool{} // declarations another one's initializer reads
+	for _, d := range byObj {
+		for _, r := range d.Reads {
+			read[r] = true
+		}
+	}
 	out := make([]Decl, 0, len(order))
 	for _, obj := range order {
 		d := byObj[obj]
-		if len(d.Readers) == 0 && len(d.Reads) == 0 && !readByOthers(byObj, d.Name) {
+		if len(d.Readers) == 0 && len(d.Reads) == 0 && !read[d.Name] {
 			continue
 		}
 		sort.Slice(d.Readers, func(i, j int) bool { return less(d.Readers[i], d.Readers[j]) })
@@ -153,17 +159,6 @@ func enumerated(vs *ast.ValueSpec, info *types.Info) bool {
 		})
 	}
 	return iota
-}
-
-func readByOthers(decls map[types.Object]*Decl, name string) bool {
-	for _, d := range decls {
-		for _, r := range d.Reads {
-			if r == name {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func less(a, b Location) bool {

@@ -60,12 +60,8 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	t0 := time.Now()
 	// -timeout bounds the whole command; without it the evidence after
 	// the test run gets autoLimit of the run.
-	ctx := e.ctx
-	if f.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(e.ctx, f.timeout)
-		defer cancel()
-	}
+	ctx, cancel := f.limit(e)
+	defer cancel()
 	// The module's packages the tests import are recorded too: the
 	// fault need not be in the tested package.
 	var res *instrument.Result
@@ -113,6 +109,16 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	return diagnose(e, f, ctx, ev, progress)
 }
 
+// limit is the context the whole command runs in: -timeout's, or the
+// command's own without it (the evidence after the test run then gets
+// its own limit, autoLimit of the run).
+func (f diagFlags) limit(e *env) (context.Context, context.CancelFunc) {
+	if f.timeout > 0 {
+		return context.WithTimeout(e.ctx, f.timeout)
+	}
+	return e.ctx, func() {}
+}
+
 // mergedRun is how long a sharded suite's run is taken to have been
 // when its shards' spectra are diagnosed (the files do not say): the
 // time limits of the slices and mutants are multiples of it.
@@ -139,12 +145,8 @@ func runMergedDiagnosis(e *env, f diagFlags, files []string) int {
 		errorf(e, "rank: no failing test: nothing to rank (%d tests passed)", s.Passed())
 		return exitUsage
 	}
-	ctx := e.ctx
-	if f.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(e.ctx, f.timeout)
-		defer cancel()
-	}
+	ctx, cancel := f.limit(e)
+	defer cancel()
 	seen := map[string]bool{}
 	var pkgs []string
 	for _, r := range s.Runs {
