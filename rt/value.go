@@ -3,6 +3,7 @@ package rt
 import (
 	"math"
 	"reflect"
+	"runtime/debug"
 	"unsafe"
 )
 
@@ -27,15 +28,23 @@ func (w *writer) encode(many bool, vals ...interface{}) {
 // package rewrote through unsafe (go-spew's, whose Interface() then gives
 // an interface over memory of another shape), a header built by hand. A
 // panic there must not reach the program (and it would leave mu held).
-// Its recover stops only a panic of the reading: one the program is
-// already unwinding, when an exit is recorded on the way, runs this
-// function's deferred call as a normal return, where recover gives nil.
+// Nor may a fault: memory the program unmapped and no longer reads
+// through (ristretto's slices over released mmap buffers) faults at a
+// non-nil address, which kills the process unless the goroutine panics
+// on faults, as it does while reading (the program's own setting is
+// restored after). Its recover stops only a panic of the reading: one
+// the program is already unwinding, when an exit is recorded on the way,
+// runs this function's deferred call as a normal return, where recover
+// gives nil.
 func (v *writer) encodeVals(many, deep bool, vals []interface{}) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
 		}
 	}()
+	if readsMemory(vals, false) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	}
 	v.buf = v.buf[:0]
 	if many {
 		v.uv(uint64(len(vals)))
@@ -48,6 +57,29 @@ func (v *writer) encodeVals(many, deep bool, vals []interface{}) (ok bool) {
 		}
 	}
 	return true
+}
+
+// readsMemory reports whether encoding vals (what they point to, when
+// at) may read memory outside the interfaces themselves: anything but
+// booleans and numbers, whose values an interface holds. Only such reads
+// can fault, and only they pay for switching faults to panics.
+func readsMemory(vals []interface{}, at bool) bool {
+	for _, x := range vals {
+		t := reflect.TypeOf(x)
+		if t == nil {
+			continue
+		}
+		if at {
+			if t.Kind() != reflect.Pointer {
+				continue
+			}
+			t = t.Elem()
+		}
+		if t.Kind() > reflect.Complex128 {
+			return true
+		}
+	}
+	return false
 }
 
 // unreadable replaces whatever encodeVals or encodeAt wrote with n values
@@ -304,6 +336,9 @@ func (v *writer) encodeAtVals(ptrs []interface{}, shallow bool) (ok bool) {
 			ok = false
 		}
 	}()
+	if readsMemory(ptrs, true) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	}
 	v.buf = v.buf[:0]
 	v.uv(uint64(len(ptrs)))
 	for _, p := range ptrs {
