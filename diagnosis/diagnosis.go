@@ -73,6 +73,14 @@ type Mutant struct {
 	Failing, Passing int
 	Changed, Broke   int
 	Fixed            int // failing tests that passed (of Changed)
+	// Reports, Lost, Added and Crashed count the failing tests' failure
+	// reports ("file.go:N: message", a panic), so that the cases of a
+	// table-driven test count apart: how many the original printed,
+	// how many of those the mutant no longer printed, how many more it
+	// printed than it lost; Crashed counts failing tests the mutant
+	// made panic or hang instead. Reports is 0 where they were not
+	// counted.
+	Reports, Lost, Added, Crashed int
 }
 
 // Weights say how much each kind of evidence adds to a line's score.
@@ -104,6 +112,9 @@ type Evidence struct {
 	Broke    int     // of those, mutants that made a passing test fail
 	Mutation float64 // best mutant score (Ochiai over changed failing and broken passing tests)
 	Fix      float64 // best share of failing tests a mutant made pass while breaking no passing test
+	// MutantRuns are the line's mutants, when they were kept: Rank
+	// scores Mutation from them.
+	MutantRuns []Mutant
 }
 
 // Line is a ranked line.
@@ -239,9 +250,7 @@ func Diagnose(in Input) *Diagnosis {
 		if m.Broke > 0 {
 			ev.Broke++
 		}
-		if sc := mutantScore(m); sc > ev.Mutation {
-			ev.Mutation = sc
-		}
+		ev.MutantRuns = append(ev.MutantRuns, m)
 		if m.Broke == 0 && m.Failing > 0 {
 			if fix := float64(m.Fixed) / float64(m.Failing); fix > ev.Fix {
 				ev.Fix = fix
@@ -279,6 +288,12 @@ func Rank(lines []Line, w Weights) *Diagnosis {
 		funcSpec[l.Func] = max(funcSpec[l.Func], l.Evidence.Spectrum)
 	}
 	for _, l := range lines {
+		if len(l.Evidence.MutantRuns) > 0 {
+			l.Evidence.Mutation = 0
+			for _, m := range l.Evidence.MutantRuns {
+				l.Evidence.Mutation = max(l.Evidence.Mutation, mutantScore(m))
+			}
+		}
 		ev := l.Evidence
 		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[l.Func] + w.Mutation*ev.Mutation + w.Fix*ev.Fix
 		if ev.Slices > 0 {
@@ -345,13 +360,30 @@ func ties(n int, tied func(i, j int) bool, set func(i, best, worst int)) {
 	}
 }
 
-// mutantScore is Metallaxis's Ochiai over a mutant's kills: the failing
-// tests it changed against the passing tests it broke.
+// mutantScore is Metallaxis's Ochiai over a mutant's kills. Where the
+// failing tests' reports were counted, a kill is a failure report the
+// mutant removed or changed, against the reports it added and the
+// passing tests it broke: a mutant that changes only the failing
+// case's check is in that case's data flow alone, one that makes every
+// case of the table fail is upstream of them all. A mutant that made
+// the failing tests panic or hang tells little: it scores a quarter of
+// a test-level kill.
 func mutantScore(m Mutant) float64 {
 	if m.Changed == 0 || m.Failing == 0 {
 		return 0
 	}
-	return float64(m.Changed) / math.Sqrt(float64(m.Failing)*float64(m.Changed+m.Broke))
+	tests := float64(m.Changed) / math.Sqrt(float64(m.Failing)*float64(m.Changed+m.Broke))
+	if m.Reports == 0 {
+		return tests
+	}
+	score := 0.0
+	if m.Lost > 0 {
+		score = float64(m.Lost) / math.Sqrt(float64(m.Reports)*float64(m.Lost+m.Added+m.Broke))
+	}
+	if m.Crashed > 0 {
+		score = max(score, tests/4)
+	}
+	return score
 }
 
 // InPackage reports whether fn, a function named as spectra name them

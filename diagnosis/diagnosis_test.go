@@ -1,6 +1,7 @@
 package diagnosis
 
 import (
+	"math"
 	"reflect"
 	"testing"
 
@@ -210,5 +211,34 @@ func TestInPackage(t *testing.T) {
 		if got := InPackage(tt.fn, tt.pkg); got != tt.want {
 			t.Errorf("InPackage(%q, %q) = %v, want %v", tt.fn, tt.pkg, got, tt.want)
 		}
+	}
+}
+
+// TestMutantScore orders mutants by what they did to the failing tests'
+// reports: fixing or changing only the failing check beats also making
+// other cases fail, which beats a crash, which beats no change.
+func TestMutantScore(t *testing.T) {
+	order := []struct {
+		name string
+		m    Mutant
+	}{
+		{"changed the failing check only", Mutant{Failing: 1, Changed: 1, Reports: 1, Lost: 1}},
+		{"changed it and broke 1 case", Mutant{Failing: 1, Changed: 1, Reports: 1, Lost: 1, Added: 1}},
+		{"changed it and broke 3 cases", Mutant{Failing: 1, Changed: 1, Reports: 1, Lost: 1, Added: 3}},
+		{"crashed", Mutant{Failing: 1, Changed: 1, Reports: 1, Crashed: 1}},
+		{"broke cases only", Mutant{Failing: 1, Changed: 1, Reports: 1, Added: 2}},
+	}
+	for i := 1; i < len(order); i++ {
+		a, b := mutantScore(order[i-1].m), mutantScore(order[i].m)
+		if a <= b && !(a == 0 && b == 0) {
+			t.Errorf("%s scores %.3f, not above %s's %.3f", order[i-1].name, a, order[i].name, b)
+		}
+	}
+	if s := mutantScore(order[len(order)-1].m); s != 0 {
+		t.Errorf("a mutant that only broke other cases scores %.3f, want 0", s)
+	}
+	// Without report counts (an older diagnosis), test-level Metallaxis.
+	if s := mutantScore(Mutant{Failing: 2, Changed: 1, Passing: 3, Broke: 1}); math.Abs(s-1/math.Sqrt(4)) > 1e-9 {
+		t.Errorf("test-level score %.3f, want 0.5", s)
 	}
 }

@@ -160,6 +160,44 @@ type JSONEvidence struct {
 	Broke    int     `json:"mutants_broke"`
 	Mutation float64 `json:"mutation"`
 	Fix      float64 `json:"fix"`
+	// MutantRuns are what each mutant of the line did.
+	MutantRuns []JSONMutant `json:"mutant_runs,omitempty"`
+}
+
+// JSONMutant is what one mutant of a line did to the tests run against
+// it: failing tests changed and fixed, passing tests broken, and the
+// failing tests' failure reports it removed and added.
+type JSONMutant struct {
+	Operator string `json:"operator"`
+	Failing  int    `json:"failing"`
+	Passing  int    `json:"passing"`
+	Changed  int    `json:"changed"`
+	Fixed    int    `json:"fixed"`
+	Broke    int    `json:"broke"`
+	Reports  int    `json:"reports"`
+	Lost     int    `json:"lost"`
+	Added    int    `json:"added"`
+	Crashed  int    `json:"crashed"`
+}
+
+// jsonMutants converts a line's mutants to JSON.
+func jsonMutants(ms []diagnosis.Mutant) []JSONMutant {
+	var out []JSONMutant
+	for _, m := range ms {
+		out = append(out, JSONMutant{Operator: m.Operator, Failing: m.Failing, Passing: m.Passing, Changed: m.Changed, Fixed: m.Fixed,
+			Broke: m.Broke, Reports: m.Reports, Lost: m.Lost, Added: m.Added, Crashed: m.Crashed})
+	}
+	return out
+}
+
+// fromJSONMutants converts a line's mutants back from JSON.
+func fromJSONMutants(at diagnosis.Location, ms []JSONMutant) []diagnosis.Mutant {
+	var out []diagnosis.Mutant
+	for _, m := range ms {
+		out = append(out, diagnosis.Mutant{At: at, Operator: m.Operator, Failing: m.Failing, Passing: m.Passing, Changed: m.Changed,
+			Fixed: m.Fixed, Broke: m.Broke, Reports: m.Reports, Lost: m.Lost, Added: m.Added, Crashed: m.Crashed})
+	}
+	return out
 }
 
 // JSONDiagnosedFunc is one ranked function.
@@ -197,7 +235,8 @@ func DiagnosisJSON(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top 
 			FuncRank: JSONRank{l.FuncBest, l.FuncWorst, l.FuncRank},
 			Source:   strings.TrimSpace(src.line(l.File, l.Line)),
 			Evidence: JSONEvidence{Spectrum: ev.Spectrum, Event: ev.Event, EF: ev.EF, EP: ev.EP, Sliced: ev.Sliced, Slices: ev.Slices,
-				Stack: ev.Stack, StackTop: ev.StackTop, Home: ev.Home, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix}})
+				Stack: ev.Stack, StackTop: ev.StackTop, Home: ev.Home, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix,
+				MutantRuns: jsonMutants(ev.MutantRuns)}})
 	}
 	out.Functions = make([]JSONDiagnosedFunc, 0, len(d.Funcs))
 	for _, f := range d.Funcs {

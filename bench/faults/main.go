@@ -100,7 +100,8 @@ func main() {
 		for _, bug := range list {
 			results = append(results, b.rescore(bug, w))
 		}
-		printSummary(os.Stdout, results, []string{"diagnosis"}, *markdown)
+		b.metrics = nil
+		printResults(os.Stdout, results, b, *markdown)
 		return
 	}
 	if !*verify {

@@ -89,7 +89,8 @@ func runMutants(ctx context.Context, f mutationFlags, goFlags []string, first *d
 	var out []diagnosis.Mutant
 	for _, m := range res.Mutants {
 		out = append(out, diagnosis.Mutant{At: diagnosis.Location{File: diagnosis.Relative(s.Root, m.File), Line: m.Line},
-			Operator: m.Operator, Failing: m.Failing, Passing: m.Passing, Changed: m.Changed, Fixed: m.Fixed, Broke: m.Broke})
+			Operator: m.Operator, Failing: m.Failing, Passing: m.Passing, Changed: m.Changed, Fixed: m.Fixed, Broke: m.Broke,
+			Reports: m.Reports, Lost: m.Lost, Added: m.Added, Crashed: m.Crashed})
 	}
 	return out, res.Notes
 }

@@ -44,6 +44,14 @@ type MutantOutcome struct {
 	Changed          int // failing tests that passed or failed otherwise (another message or place)
 	Fixed            int // failing tests that passed
 	Broke            int // passing tests that failed
+	// The failing tests' failure reports (each "file.go:N: message" a
+	// test printed, with its continuation lines, or its panic), so that
+	// a table-driven test's cases count apart: Reports is how many the
+	// original printed, Lost how many of those the mutant no longer
+	// printed, Added how many more it printed than it lost. Crashed
+	// counts the failing tests the mutant made panic or not finish:
+	// their reports are not counted as lost.
+	Reports, Lost, Added, Crashed int
 }
 
 // MutationResult is the mutation step's outcome.
@@ -333,8 +341,10 @@ func buildMutants(ctx context.Context, dir string, env []string, work string, ov
 
 // testResult is a test's outcome and what it printed.
 type testResult struct {
-	outcome string // "pass", "fail", "skip"; "" when it did not finish
-	output  string
+	outcome  string // "pass", "fail", "skip"; "" when it did not finish
+	output   string
+	reports  []string // its failure reports, normalized
+	panicked bool
 }
 
 var (
@@ -369,21 +379,43 @@ func runMutant(ctx context.Context, bin, dir string, env []string, id int, faili
 	return parseVerbose(out.String()), err
 }
 
-// parseVerbose reads go test -v output: each test's outcome and the
-// lines printed while it was the running test.
+// reportRe matches the first line of what t.Log, t.Error and their
+// kind print: "file.go:12: message", indented.
+var reportRe = regexp.MustCompile(`^(\s*)[\w.+-]+\.go:\d+: `)
+
+// parseVerbose reads go test -v output: each test's outcome, the lines
+// printed while it was the running test, and its failure reports (a
+// report's continuation lines are those indented deeper than its first).
 func parseVerbose(out string) map[string]testResult {
 	res := map[string]testResult{}
 	text := map[string]*strings.Builder{}
 	cur := ""
+	var report *strings.Builder
+	indent := 0
+	endReport := func() {
+		if report != nil && cur != "" {
+			r := res[cur]
+			r.reports = append(r.reports, report.String())
+			res[cur] = r
+		}
+		report = nil
+	}
 	for _, l := range strings.Split(out, "\n") {
-		t := strings.TrimSpace(l)
-		for _, p := range []string{"=== RUN   ", "=== CONT  ", "=== NAME  "} {
+		t := normalizeOutput(strings.TrimSpace(l))
+		marker := false
+		for _, p := range []string{"=== RUN   ", "=== CONT  ", "=== NAME  ", "=== PAUSE "} {
 			if strings.HasPrefix(t, p) {
-				cur = strings.TrimSpace(t[len(p):])
+				endReport()
+				marker = true
+				if p != "=== PAUSE " {
+					cur = strings.TrimSpace(t[len(p):])
+				}
 			}
 		}
 		for _, p := range []string{"--- PASS: ", "--- FAIL: ", "--- SKIP: "} {
 			if strings.HasPrefix(t, p) {
+				endReport()
+				marker = true
 				name, _, _ := strings.Cut(t[len(p):], " ")
 				r := res[name]
 				r.outcome = strings.ToLower(p[4:8])
@@ -399,15 +431,64 @@ func parseVerbose(out string) map[string]testResult {
 			b = &strings.Builder{}
 			text[cur] = b
 		}
-		b.WriteString(hexRe.ReplaceAllString(durationRe.ReplaceAllString(t, ""), "X"))
+		b.WriteString(t)
 		b.WriteByte('\n')
+		if marker {
+			continue
+		}
+		lead := len(l) - len(strings.TrimLeft(l, " \t"))
+		switch {
+		case reportRe.MatchString(l):
+			endReport()
+			report, indent = &strings.Builder{}, lead
+			report.WriteString(t)
+		case report != nil && t != "" && lead > indent:
+			report.WriteByte('\n')
+			report.WriteString(t)
+		default:
+			endReport()
+			if strings.HasPrefix(t, "panic: ") {
+				r := res[cur]
+				r.panicked = true
+				r.reports = append(r.reports, t)
+				res[cur] = r
+			}
+		}
 	}
+	endReport()
 	for name, b := range text {
 		r := res[name]
 		r.output = b.String()
 		res[name] = r
 	}
 	return res
+}
+
+// normalizeOutput blanks what changes from run to run in a line of
+// test output: durations, addresses and goroutine numbers.
+func normalizeOutput(t string) string {
+	return hexRe.ReplaceAllString(durationRe.ReplaceAllString(t, ""), "X")
+}
+
+// reportsOf returns the failure reports of test t and of its subtests
+// in res, and whether any of them panicked or did not finish.
+func reportsOf(res map[string]testResult, t string) (reports []string, crashed bool) {
+	names := make([]string, 0, 1)
+	for name := range res {
+		if name == t || strings.HasPrefix(name, t+"/") {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		r := res[name]
+		reports = append(reports, r.reports...)
+		crashed = crashed || r.panicked || r.outcome == ""
+	}
+	if len(names) == 0 {
+		crashed = true // it never started: the binary died before it
+	}
+	return reports, crashed
 }
 
 // compareOutcomes adds what a mutant's run changed to o.
@@ -418,7 +499,28 @@ func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing,
 			continue // not failing on the original here: not evidence
 		}
 		o.Failing++
-		if g := got[t]; g.outcome != "fail" || g.output != b.output {
+		g := got[t]
+		was, _ := reportsOf(base, t)
+		if len(was) == 0 {
+			was = []string{"--- FAIL: " + t} // it failed without a word: its outcome is its report
+		}
+		o.Reports += len(was)
+		now, crashed := reportsOf(got, t)
+		var lost, added int
+		switch {
+		case crashed && !b.panicked && g.outcome != "pass":
+			o.Crashed++
+		case g.outcome == "pass":
+			lost = len(was)
+		default:
+			if len(now) == 0 {
+				now = []string{"--- FAIL: " + t}
+			}
+			lost, added = multisetDiff(was, now)
+		}
+		o.Lost += lost
+		o.Added += max(0, added-lost)
+		if g.outcome != "fail" || g.output != b.output || lost+added > 0 {
 			o.Changed++
 			if g.outcome == "pass" {
 				o.Fixed++
@@ -434,4 +536,24 @@ func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing,
 			o.Broke++
 		}
 	}
+}
+
+// multisetDiff returns how many of a are not in b and how many of b are
+// not in a, counting repeats.
+func multisetDiff(a, b []string) (onlyA, onlyB int) {
+	n := map[string]int{}
+	for _, x := range a {
+		n[x]++
+	}
+	for _, x := range b {
+		n[x]--
+	}
+	for _, c := range n {
+		if c > 0 {
+			onlyA += c
+		} else {
+			onlyB -= c
+		}
+	}
+	return onlyA, onlyB
 }

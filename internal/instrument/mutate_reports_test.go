@@ -1,0 +1,56 @@
+package instrument
+
+import "testing"
+
+// TestCompareReports compares a failing table-driven test's run under a
+// mutant with the original's, report by report: the failing case's
+// check changed, other cases made to fail, the test fixed, the test made
+// to panic, and a testify report of several lines.
+func TestCompareReports(t *testing.T) {
+	const base = `=== RUN   TestCast
+    cast_test.go:120: got error for "18446744073709551615"
+--- FAIL: TestCast (0.00s)
+=== RUN   TestOther
+--- PASS: TestOther (0.01s)
+FAIL
+`
+	const testify = `=== RUN   TestEq
+    eq_test.go:9: 
+        	Error Trace:	/x/eq_test.go:9
+        	Error:      	Not equal: 
+        	            	expected: 5
+        	            	actual  : 4
+--- FAIL: TestEq (0.00s)
+`
+	for _, c := range []struct {
+		name, base, got                          string
+		failing                                  []string
+		changed, fixed, lost, added, crashed, rp int
+	}{
+		{name: "same", base: base, got: base, failing: []string{"TestCast"}, rp: 1},
+		{name: "message changed", base: base, failing: []string{"TestCast"}, changed: 1, lost: 1, rp: 1,
+			got: "=== RUN   TestCast\n    cast_test.go:120: got 9223372036854775807, want 18446744073709551615\n--- FAIL: TestCast (0.02s)\n"},
+		{name: "other cases fail", base: base, failing: []string{"TestCast"}, changed: 1, added: 2, rp: 1,
+			got: "=== RUN   TestCast\n    cast_test.go:120: got error for \"18446744073709551615\"\n    cast_test.go:120: got 0, want 8\n    cast_test.go:120: got 0, want 9\n--- FAIL: TestCast (0.00s)\n"},
+		{name: "fixed", base: base, failing: []string{"TestCast"}, changed: 1, fixed: 1, lost: 1, rp: 1,
+			got: "=== RUN   TestCast\n--- PASS: TestCast (0.00s)\n"},
+		{name: "panicked", base: base, failing: []string{"TestCast"}, changed: 1, crashed: 1, rp: 1,
+			got: "=== RUN   TestCast\n--- FAIL: TestCast (0.00s)\npanic: runtime error: index out of range [3] with length 3 [recovered]\n\ngoroutine 7 [running]:\n"},
+		{name: "did not finish", base: base, failing: []string{"TestCast"}, changed: 1, crashed: 1, rp: 1,
+			got: "=== RUN   TestCast\n"},
+		{name: "testify value changed", base: testify, failing: []string{"TestEq"}, changed: 1, lost: 1, rp: 1,
+			got: "=== RUN   TestEq\n    eq_test.go:9: \n        \tError Trace:\t/x/eq_test.go:9\n        \tError:      \tNot equal: \n        \t            \texpected: 5\n        \t            \tactual  : 0\n--- FAIL: TestEq (0.00s)\n"},
+		{name: "subtest", failing: []string{"TestT"}, changed: 1, lost: 1, added: 0, rp: 2,
+			base: "=== RUN   TestT\n=== RUN   TestT/a\n    t_test.go:5: a wrong\n=== RUN   TestT/b\n    t_test.go:5: b wrong\n--- FAIL: TestT (0.00s)\n    --- FAIL: TestT/a (0.00s)\n    --- FAIL: TestT/b (0.00s)\n",
+			got:  "=== RUN   TestT\n=== RUN   TestT/a\n=== RUN   TestT/b\n    t_test.go:5: b wrong\n--- FAIL: TestT (0.00s)\n    --- PASS: TestT/a (0.00s)\n    --- FAIL: TestT/b (0.00s)\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var o MutantOutcome
+			compareOutcomes(&o, parseVerbose(c.base), parseVerbose(c.got), c.failing, []string{"TestOther"})
+			if o.Changed != c.changed || o.Fixed != c.fixed || o.Lost != c.lost || o.Added != c.added || o.Crashed != c.crashed || o.Reports != c.rp {
+				t.Errorf("changed %d fixed %d lost %d added %d crashed %d reports %d, want %d %d %d %d %d %d",
+					o.Changed, o.Fixed, o.Lost, o.Added, o.Crashed, o.Reports, c.changed, c.fixed, c.lost, c.added, c.crashed, c.rp)
+			}
+		})
+	}
+}
