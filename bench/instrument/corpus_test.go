@@ -2,7 +2,12 @@
 
 package main
 
-import "testing"
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // TestCorpus checks the corpus: at least 60 entries, each named once,
 // every hazard of the list covered and none unknown.
@@ -56,5 +61,47 @@ func TestParseJSONAddresses(t *testing.T) {
 		if got[k] != o {
 			t.Errorf("%v: %q, want %q", k, got[k], o)
 		}
+	}
+}
+
+// TestReadResultsMerge checks that results read from several -json files
+// give one row per module: a re-run's test runs replace the earlier ones,
+// an analyses-only run (-events none) adds its analyses to them.
+func TestReadResultsMerge(t *testing.T) {
+	dir := t.TempDir()
+	runs := map[string]*run{"all": {Elapsed: 1}}
+	write := func(name string, rs ...*result) string {
+		file := filepath.Join(dir, name)
+		for _, r := range rs {
+			if err := appendResult(file, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return file
+	}
+	first := write("a.jsonl",
+		&result{Module: "a", Tests: 2, Identical: 1, Runs: runs},
+		&result{Module: "b", Tests: 3, Identical: 3, Runs: runs, Fault: &fault{Test: "TestB"}},
+		&result{Module: "c", Err: "fails plain"})
+	second := write("b.jsonl",
+		&result{Module: "a", Tests: 2, Identical: 2, Runs: runs},
+		&result{Module: "a", Tests: 2, Identical: 2, Fault: &fault{Test: "TestA"}},
+		&result{Module: "b", Tests: 3, Identical: 2, Runs: runs},
+		&result{Module: "c", Err: "fails plain again"})
+	got, err := readResults([]string{first, second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, r := range got {
+		test := ""
+		if r.Fault != nil {
+			test = r.Fault.Test
+		}
+		rows = append(rows, fmt.Sprintf("%s %d/%d %s %s", r.Module, r.Identical, r.Tests, test, r.Err))
+	}
+	want := []string{"a 2/2 TestA ", "b 2/3 TestB ", "c 0/0  fails plain again"}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("merged rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 }

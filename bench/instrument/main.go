@@ -42,7 +42,7 @@ import (
 
 func main() {
 	mods := flag.String("modules", "", "comma-separated module paths, a layout in parentheses (\"github.com/spf13/cobra (vendor)\"); default: all of the proof")
-	events := flag.String("events", "stmt,branch,func,all", "comma-separated event kinds to run, each a culprit test -events value")
+	events := flag.String("events", "stmt,branch,func,all", "comma-separated event kinds to run, each a culprit test -events value; none runs the plain tests and the analyses only")
 	work := flag.String("work", "", "work directory (default: a temporary one, removed)")
 	markdown := flag.Bool("markdown", false, "print the table as Markdown")
 	timeout := flag.Duration("timeout", 20*time.Minute, "time limit of one go test run")
@@ -128,6 +128,9 @@ func newHarness(work, events string, timeout time.Duration, log io.Writer) (*har
 	}
 	h := &harness{work: work, log: log, timeout: timeout, repeat: 1, tries: 12, floor: 5 * time.Minute}
 	for _, e := range strings.Split(events, ",") {
+		if e == "none" {
+			continue
+		}
 		set, err := trace.ParseEvents(e)
 		if err != nil {
 			return nil, nil, err
@@ -142,6 +145,9 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 	head := []string{"module", "version", "tests", "identical", "plain s"}
 	for _, v := range h.variants {
 		head = append(head, v.Name+" s", v.Name+" ratio")
+	}
+	if len(h.variants) == 0 {
+		return // no instrumented runs: the analyses' table only
 	}
 	lastName := h.variants[len(h.variants)-1].Name
 	head = append(head, "build s plain/"+lastName, "trace bytes ("+lastName+")", "records ("+lastName+")", "bytes per M records", "peak RSS MiB plain/"+lastName, "load")
@@ -310,9 +316,13 @@ func appendResult(name string, r *result) error {
 	return f.Close()
 }
 
-// readResults reads the results appendResult wrote to the files.
+// readResults reads the results appendResult wrote to the files, one
+// per module in the order each first appears: a later result of the same
+// module replaces its test runs when it has them (a re-run after a fix)
+// and its analyses when it has them (-events none runs only those).
 func readResults(names []string) ([]*result, error) {
 	var out []*result
+	byName := map[string]*result{}
 	for _, name := range names {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -323,7 +333,21 @@ func readResults(names []string) ([]*result, error) {
 			if err := json.Unmarshal([]byte(line), r); err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			out = append(out, r)
+			old := byName[r.Module]
+			if old == nil {
+				byName[r.Module] = r
+				out = append(out, r)
+				continue
+			}
+			if len(r.Runs) > 0 || len(old.Runs) == 0 {
+				fault := old.Fault
+				*old = *r
+				if old.Fault == nil {
+					old.Fault = fault
+				}
+			} else if r.Fault != nil {
+				old.Fault = r.Fault
+			}
 		}
 	}
 	return out, nil
