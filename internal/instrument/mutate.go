@@ -502,7 +502,7 @@ func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing,
 		g := got[t]
 		was, _ := reportsOf(base, t)
 		if len(was) == 0 {
-			was = []string{"--- FAIL: " + t} // it failed without a word: its outcome is its report
+			was = []string{b.output} // an example's got and want, a bare failure: all it printed is its report
 		}
 		o.Reports += len(was)
 		now, crashed := reportsOf(got, t)
@@ -514,7 +514,7 @@ func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing,
 			lost = len(was)
 		default:
 			if len(now) == 0 {
-				now = []string{"--- FAIL: " + t}
+				now = []string{g.output}
 			}
 			lost, added = multisetDiff(was, now)
 		}
