@@ -58,11 +58,25 @@ func why(ev diagnosis.Evidence) string {
 	}
 	if ev.Mutants > 0 {
 		parts = append(parts, fmt.Sprintf("mutants %d/%d changed the failure, %d broke passing tests", ev.Changed, ev.Mutants, ev.Broke))
-		if ev.Fix > 0 {
+		switch {
+		case ev.Fix > 0:
 			parts = append(parts, "a mutant fixes it")
+		case changesAlone(ev.MutantRuns):
+			parts = append(parts, "a mutant changes the failing check alone")
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// changesAlone reports whether one of the mutants changed a failing
+// test's failure report without any other test or case failing anew.
+func changesAlone(ms []diagnosis.Mutant) bool {
+	for _, m := range ms {
+		if m.Lost > 0 && m.Added == 0 && m.Broke == 0 && m.Crashed == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // DiagnosisText writes the fused ranking: the most suspicious lines with
