@@ -77,11 +77,14 @@ func BuildStream(dir string, opt Options) (*Run, error) {
 
 // openStream opens the trace directory dir for streaming and reads each
 // events file once to find its process's tests; the events are not kept.
+// Values are read shallow: the engine reads their scalars only, and
+// keeps none of the slices a record comes in.
 func openStream(dir string) (*trace.Dir, *trace.Trace, error) {
 	d, err := trace.OpenDir(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open trace: %w", err)
 	}
+	d.Shallow = true
 	tr := &trace.Trace{Sites: *d.Sites}
 	for _, name := range d.Events {
 		p, err := d.ReadFile(name, func(trace.Event) error { return nil })

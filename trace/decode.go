@@ -26,9 +26,12 @@ type decoder struct {
 	pos int           // of buf, decoded
 	err error
 
-	vs   valueScratch
-	tmp  []byte            // strings read past the window
-	strs map[string]string // value strings, interned
+	vs valueScratch
+	// shallow decodes values without their parts, handing out the
+	// scratch itself (Dir.Shallow).
+	shallow bool
+	tmp     []byte            // strings read past the window
+	strs    map[string]string // value strings, interned
 }
 
 func newDecoder(r io.Reader) *decoder {
@@ -124,6 +127,22 @@ func (d *decoder) byte() byte {
 func (d *decoder) str() string {
 	s, _ := d.strInterned(false)
 	return s
+}
+
+// skipStr reads past a string.
+func (d *decoder) skipStr() {
+	n := d.uv()
+	switch {
+	case d.err != nil:
+	case n <= uint64(len(d.buf)-d.pos):
+		d.pos += int(n)
+	case n > 1<<30:
+		d.err = fmt.Errorf("string of %d bytes: corrupt file", n)
+	default:
+		if _, err := io.CopyN(io.Discard, d.reader(), int64(n)); err != nil {
+			d.err = err
+		}
+	}
 }
 
 // maxInterned bounds the value strings a decoder interns.
@@ -346,6 +365,16 @@ func (d *decoder) values(types *typeTable) []Value {
 	if d.err != nil {
 		return nil // the record is dropped
 	}
+	return d.out()
+}
+
+// out returns the record's values read into the scratch: copied out
+// with their parts, or, shallow, the scratch itself.
+func (d *decoder) out() []Value {
+	if d.shallow {
+		n := len(d.vs.top)
+		return d.vs.top[:n:n]
+	}
 	return d.vs.build()
 }
 
@@ -357,7 +386,7 @@ func (d *decoder) value(types *typeTable) []Value {
 	if d.err != nil {
 		return nil
 	}
-	return d.vs.build()
+	return d.out()
 }
 
 // loc reads a location: uv kind and its fields.
@@ -373,6 +402,14 @@ func (d *decoder) loc(types *typeTable) Loc {
 		l.Addr = l.Base + uint64(l.Index)*d.uv()
 	case LocKey:
 		l.Base = d.uv()
+		if d.shallow {
+			// After the record's value, which the scratch holds.
+			i := len(d.vs.top)
+			d.vs.top = append(d.vs.top, Value{})
+			d.valueAt(types, slot{inTop, int32(i)}, 0)
+			l.Key = d.vs.top[i]
+			break
+		}
 		d.vs.reset()
 		d.vs.top = append(d.vs.top, Value{})
 		d.valueAt(types, slot{inTop, 0}, 0)
@@ -425,6 +462,12 @@ func (d *decoder) valueAt(types *typeTable, at slot, depth int) {
 		d.partsCounted(types, at, true, types.fields[id], depth)
 		return
 	case valError:
+		if d.shallow {
+			d.uv() // the message's length
+			d.skipStr()
+			d.valueAt(types, at, depth+1)
+			return
+		}
 		msg := &Value{Tag: ValString}
 		msg.Len = int(d.uv())
 		msg.Str, _ = d.strInterned(true)

@@ -55,6 +55,13 @@ type Dir struct {
 	Path   string
 	Sites  *Sites
 	Events []string
+	// Shallow makes ReadFile decode values without their parts (Fields,
+	// Elems and Err stay nil; Deep says whether they were recorded) and
+	// hand each record's Values to onEvent in memory the decoder reuses:
+	// a Value copied out stays valid, the slice only until onEvent
+	// returns. For analyses that read values' scalars only: no allocation
+	// per record.
+	Shallow bool
 }
 
 // OpenDir reads the site table of the trace directory dir and lists its
@@ -106,7 +113,7 @@ func (d *Dir) ReadFile(name string, onEvent func(Event) error) (*Process, error)
 			return onEvent(e)
 		}
 	}
-	p, err := ReadEvents(bufio.NewReaderSize(f, 1<<16), each)
+	p, err := readEvents(bufio.NewReaderSize(f, 1<<16), d.Shallow && onEvent != nil, each)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
@@ -240,7 +247,13 @@ func WriteSites(w io.Writer, t *Sites) error {
 // memory. A file cut short is not an error: the process holds what was
 // read and Truncated is set.
 func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
+	return readEvents(r, false, onEvent)
+}
+
+// readEvents is ReadEvents, its values shallow when asked (Dir.Shallow).
+func readEvents(r io.Reader, shallow bool, onEvent func(Event) error) (*Process, error) {
 	d := newDecoder(r)
+	d.shallow = shallow
 	defer d.sync()
 	if err := d.magic(EventsMagic); err != nil {
 		return nil, fmt.Errorf("events: %w", err)

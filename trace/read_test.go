@@ -301,3 +301,50 @@ func TestReadSitesLeavesReader(t *testing.T) {
 		t.Errorf("after the table: %q, want %q", rest, "after")
 	}
 }
+
+// TestReadEventsShallow reads the deep file shallow, from readers of
+// every buffer size: the same events as a full read without the values'
+// parts, each copied out of the callback (the reader reuses the slices).
+func TestReadEventsShallow(t *testing.T) {
+	file := deepFile()
+	full, err := ReadEvents(strings.NewReader(file), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := func(vs []Value) []Value {
+		if vs == nil {
+			return nil
+		}
+		out := make([]Value, len(vs))
+		for i, v := range vs {
+			v.Fields, v.Elems, v.Err = nil, nil, nil
+			out[i] = v
+		}
+		return out
+	}
+	var want []Event
+	for _, e := range full.Events {
+		e.Values, e.Final = flat(e.Values), flat(e.Final)
+		e.Loc.Key = flat([]Value{e.Loc.Key})[0]
+		want = append(want, e)
+	}
+	for _, size := range []int{16, 17, 64, 4096} {
+		var got []Event
+		_, err := readEvents(bufio.NewReaderSize(strings.NewReader(file), size), true, func(e Event) error {
+			e.Values = append([]Value(nil), e.Values...)
+			got = append(got, e)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("bufio %d: %v", size, err)
+		}
+		for i := range got {
+			if len(got[i].Values) == 0 {
+				got[i].Values = nil
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("bufio %d, shallow:\n got %+v\nwant %+v", size, got, want)
+		}
+	}
+}
