@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -97,6 +98,19 @@ func (b *bench) rescore(bug *Bug, w diagnosis.Weights) *result {
 		x.FuncRank.Best, x.FuncRank.Worst = l.FuncBest, l.FuncWorst
 		dj.Locations = append(dj.Locations, x)
 	}
-	r.Ranks["diagnosis"] = dj.place(candidates(dirs[0], bug), funcs, executed)
+	cands := candidates(dirs[0], bug)
+	// The fault's stand-in lines, for analyses of the kept diagnoses
+	// outside this program.
+	var keep []lineKey
+	for k := range cands {
+		keep = append(keep, k)
+	}
+	sort.Slice(keep, func(i, j int) bool {
+		return keep[i].File < keep[j].File || keep[i].File == keep[j].File && keep[i].Line < keep[j].Line
+	})
+	if data, err := json.Marshal(keep); err == nil {
+		os.WriteFile(filepath.Join(b.work, bug.ID, "candidates.json"), data, 0o644)
+	}
+	r.Ranks["diagnosis"] = dj.place(cands, funcs, executed)
 	return r
 }
