@@ -50,7 +50,7 @@ func (b *builder) push(g *goroutine, fn *function, site int) *frame {
 
 // enter handles a function entry: parameters are defined at the
 // function's declaration and depend on the call's arguments.
-func (b *builder) enter(g *goroutine, e trace.Event) {
+func (b *builder) enter(g *goroutine, e *trace.Event) {
 	fn := b.funcs[e.Site]
 	if fn == nil {
 		return
@@ -251,7 +251,7 @@ func searchCall(f *file, pos, end token.Pos) *ast.CallExpr {
 // exit handles a function exit: the return value is the latest return
 // statement's node (or, when that return recorded nothing, the return
 // statement the control flow must have taken).
-func (b *builder) exit(g *goroutine, e trace.Event) {
+func (b *builder) exit(g *goroutine, e *trace.Event) {
 	fn := b.funcs[e.Site]
 	if fn == nil || len(g.stack) == 0 {
 		return

@@ -50,13 +50,19 @@ func Build(tr *trace.Trace, opt Options) (*Run, error) {
 
 // build replays one test of proc.
 func build(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options) (*Run, error) {
-	return replayOne(tr, proc, test, opt, func(f func(trace.Event)) error {
-		for _, e := range proc.Events {
-			f(e)
+	return replayOne(tr, proc, test, opt, func(want func(int) bool, f func(*trace.Event)) error {
+		for i := range proc.Events {
+			if e := &proc.Events[i]; want(e.Test) {
+				f(e)
+			}
 		}
 		return nil
 	})
 }
+
+// events calls f back with a process's events, in order, those of the
+// tests want takes.
+type events func(want func(test int) bool, f func(*trace.Event)) error
 
 // BuildStream is Build for a trace directory whose events are not held
 // in memory: it reads each events file once to find the tests, then the
@@ -87,7 +93,7 @@ func openStream(dir string) (*trace.Dir, *trace.Trace, error) {
 	d.Shallow = true
 	tr := &trace.Trace{Sites: *d.Sites}
 	for _, name := range d.Events {
-		p, err := d.ReadFile(name, func(trace.Event) error { return nil })
+		p, err := d.Stream(name, func(*trace.Event) error { return nil })
 		if err != nil {
 			return nil, nil, err
 		}
@@ -96,16 +102,68 @@ func openStream(dir string) (*trace.Dir, *trace.Trace, error) {
 	return d, tr, nil
 }
 
-// stream calls back with proc's events as its file is decoded.
-func stream(d *trace.Dir, proc *trace.Process) func(func(trace.Event)) error {
-	return func(f func(trace.Event)) error {
-		_, err := d.ReadFile(proc.File, func(e trace.Event) error { f(e); return nil })
+// batchLen is the number of events a batch carries from the decoder to
+// the replay.
+const batchLen = 1 << 10
+
+// batch is events decoded, their values copied out of the decoder's
+// reused memory.
+type batch struct {
+	evs  []trace.Event
+	vals []trace.Value
+}
+
+// stream reads proc's events file and calls back with the events of the
+// tests want takes: decoded on a goroutine of its own, a batch at a
+// time, while the caller replays the batch before (the decoder is a
+// third of the work, and most machines have a second core).
+func stream(d *trace.Dir, proc *trace.Process) events {
+	return func(want func(int) bool, f func(*trace.Event)) error {
+		const batches = 4
+		full, free := make(chan *batch, batches), make(chan *batch, batches)
+		for range batches {
+			free <- &batch{evs: make([]trace.Event, 0, batchLen)}
+		}
+		var err error
+		go func() {
+			defer close(full)
+			b := <-free
+			_, err = d.Stream(proc.File, func(e *trace.Event) error {
+				if !want(e.Test) {
+					return nil
+				}
+				b.evs = append(b.evs, *e)
+				if n := len(e.Values) + len(e.Final); n > 0 {
+					// Copied: the decoder reuses the memory it hands out.
+					c := &b.evs[len(b.evs)-1]
+					i := len(b.vals)
+					b.vals = append(append(b.vals, e.Values...), e.Final...)
+					c.Values = b.vals[i : i+len(e.Values) : i+len(e.Values)]
+					c.Final = b.vals[i+len(e.Values) : i+n : i+n]
+				}
+				if len(b.evs) == batchLen {
+					full <- b
+					b = <-free
+				}
+				return nil
+			})
+			if len(b.evs) > 0 {
+				full <- b
+			}
+		}()
+		for b := range full {
+			for i := range b.evs {
+				f(&b.evs[i])
+			}
+			b.evs, b.vals = b.evs[:0], b.vals[:0]
+			free <- b
+		}
 		return err
 	}
 }
 
 // replayOne builds the graph of one test of proc (replay).
-func replayOne(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options, each func(func(trace.Event)) error) (*Run, error) {
+func replayOne(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options, each events) (*Run, error) {
 	runs, err := replay(tr, newProgram(tr.Sites.Sites), proc, []*trace.Test{test}, opt, each)
 	if err != nil {
 		return nil, err
@@ -117,7 +175,7 @@ func replayOne(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Optio
 // over proc's events, which each calls back with in order: each graph's
 // builder replays the events of its test, of the test's parents and of
 // package initialization (test 0), whose variables it sees.
-func replay(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.Test, opt Options, each func(func(trace.Event)) error) ([]*Run, error) {
+func replay(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.Test, opt Options, each events) ([]*Run, error) {
 	need := trace.EventRead | trace.EventFunc
 	if tr.Sites.Events&need != need {
 		return nil, fmt.Errorf("the trace lacks reads or function events (recorded: %s): run culprit test -events all", tr.Sites.Events)
@@ -141,7 +199,7 @@ func replay(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.
 			feeds[id] = append(feeds[id], b)
 		}
 	}
-	err := each(func(e trace.Event) {
+	err := each(func(test int) bool { return len(feeds[test]) > 0 }, func(e *trace.Event) {
 		for _, b := range feeds[e.Test] {
 			b.event(e, e.Test == b.test.ID)
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // event replays one stream record.
-func (b *builder) event(e trace.Event, inTest bool) {
+func (b *builder) event(e *trace.Event, inTest bool) {
 	if e.Site < 0 || e.Site >= len(b.sites) {
 		b.note(fmt.Sprintf("event for site %d outside the site table", e.Site))
 		return
@@ -76,7 +76,7 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		if strings.HasPrefix(site.Info, "operand ") {
 			// An && or || operand evaluated: its outcome, on the
 			// instance evaluating it.
-			in := b.at(fr, u, pos, trace.Event{Tag: trace.TagRead, Site: e.Site})
+			in := b.at(fr, u, pos, trace.TagRead, e.Site)
 			if in.ops == nil {
 				in.ops = map[token.Pos]bool{}
 			}
@@ -87,7 +87,7 @@ func (b *builder) event(e trace.Event, inTest bool) {
 		b.decision(fr, u, pos, site)
 		return
 	}
-	in := b.at(fr, u, pos, e)
+	in := b.at(fr, u, pos, e.Tag, e.Site)
 	in.inTest = in.inTest || inTest
 	if u.kind == UnitRange && in.yield == nil {
 		in.yield = b.yielded(g, fr)
@@ -291,15 +291,16 @@ func (f *file) isCheck(callee string) bool {
 	return false
 }
 
-// at returns the instance of u an event at pos belongs to, ending the
-// frame's current instance when the event starts a new one.
-func (b *builder) at(fr *frame, u *unit, pos token.Pos, e trace.Event) *instance {
+// at returns the instance of u an event (tag, at site) at pos belongs
+// to, ending the frame's current instance when the event starts a new
+// one.
+func (b *builder) at(fr *frame, u *unit, pos token.Pos, tag byte, site int) *instance {
 	in := fr.cur
 	if in != nil && in.u == u {
 		restart := false
-		switch e.Tag {
+		switch tag {
 		case trace.TagWrite:
-			restart = in.wrote[e.Site]
+			restart = in.wrote[site]
 		case trace.TagReturn, trace.TagRecover, trace.TagRecv:
 		case trace.TagRead, trace.TagCall:
 			if in.stepped {
@@ -307,19 +308,19 @@ func (b *builder) at(fr *frame, u *unit, pos token.Pos, e trace.Event) *instance
 			}
 			fallthrough
 		default:
-			restart = len(in.wrote) > 0 || pos < in.lastPos || pos == in.lastPos && in.lastEv == [2]int{int(e.Tag), e.Site}
+			restart = len(in.wrote) > 0 || pos < in.lastPos || pos == in.lastPos && in.lastEv == [2]int{int(tag), site}
 		}
 		if !restart {
-			if e.Tag != trace.TagWrite && e.Tag != trace.TagReturn && pos > in.lastPos {
+			if tag != trace.TagWrite && tag != trace.TagReturn && pos > in.lastPos {
 				in.lastPos = pos
 			}
-			in.lastEv = [2]int{int(e.Tag), e.Site}
+			in.lastEv = [2]int{int(tag), site}
 			return in
 		}
 	}
 	b.end(fr)
 	in = b.instance(u, pos)
-	in.lastEv = [2]int{int(e.Tag), e.Site}
+	in.lastEv = [2]int{int(tag), site}
 	fr.cur = in
 	return in
 }

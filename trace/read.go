@@ -89,6 +89,20 @@ func OpenDir(dir string) (*Dir, error) {
 // ReadEvents: onEvent, if not nil, sees each stream event instead of the
 // returned Process collecting it.
 func (d *Dir) ReadFile(name string, onEvent func(Event) error) (*Process, error) {
+	if onEvent == nil {
+		return d.read(name, false, nil)
+	}
+	return d.read(name, d.Shallow, func(e *Event) error { return onEvent(*e) })
+}
+
+// Stream is ReadFile handing each stream event by pointer, to an Event
+// the reader reuses: what onEvent keeps it copies (with d.Shallow, its
+// Values slices too).
+func (d *Dir) Stream(name string, onEvent func(*Event) error) (*Process, error) {
+	return d.read(name, d.Shallow, onEvent)
+}
+
+func (d *Dir) read(name string, shallow bool, onEvent func(*Event) error) (*Process, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -108,12 +122,12 @@ func (d *Dir) ReadFile(name string, onEvent func(Event) error) (*Process, error)
 	}
 	each := onEvent
 	if onEvent != nil {
-		each = func(e Event) error {
-			split(&e)
+		each = func(e *Event) error {
+			split(e)
 			return onEvent(e)
 		}
 	}
-	p, err := readEvents(bufio.NewReaderSize(f, 1<<16), d.Shallow && onEvent != nil, each)
+	p, err := readEvents(bufio.NewReaderSize(f, 1<<16), shallow, each)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
@@ -247,11 +261,15 @@ func WriteSites(w io.Writer, t *Sites) error {
 // memory. A file cut short is not an error: the process holds what was
 // read and Truncated is set.
 func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
-	return readEvents(r, false, onEvent)
+	if onEvent == nil {
+		return readEvents(r, false, nil)
+	}
+	return readEvents(r, false, func(e *Event) error { return onEvent(*e) })
 }
 
-// readEvents is ReadEvents, its values shallow when asked (Dir.Shallow).
-func readEvents(r io.Reader, shallow bool, onEvent func(Event) error) (*Process, error) {
+// readEvents is ReadEvents, its values shallow when asked (Dir.Shallow),
+// handing each event by pointer to an Event it reuses.
+func readEvents(r io.Reader, shallow bool, onEvent func(*Event) error) (*Process, error) {
 	d := newDecoder(r)
 	d.shallow = shallow
 	defer d.sync()
@@ -269,6 +287,7 @@ func readEvents(r io.Reader, shallow bool, onEvent func(Event) error) (*Process,
 	types := &typeTable{sparse: map[uint64]string{}, fields: map[uint64][]string{}}
 	tests := map[int]*Test{}
 	lastTest, lastG := 0, 0 // of the previous stream record, for short forms
+	var e Event             // the record read, handed to onEvent
 	for {
 		tag, err := d.ReadByte()
 		if err == io.EOF {
@@ -330,7 +349,6 @@ func readEvents(r io.Reader, shallow bool, onEvent func(Event) error) (*Process,
 			types.fields[id] = names
 		case TagEnter, TagExit, TagExitPanic, TagRead, TagWrite, TagCall, TagReturn, TagPanic, TagRecover, TagGo, TagStarted, TagSend, TagRecv,
 			TagStep, TagDecision, TagStepShort, TagDecisionShort:
-			var e Event
 			switch tag {
 			case TagStepShort:
 				e = Event{Tag: TagStep, Test: lastTest, Goroutine: lastG, Site: int(d.uv()), From: -1}
@@ -366,7 +384,7 @@ func readEvents(r io.Reader, shallow bool, onEvent func(Event) error) (*Process,
 				break
 			}
 			if onEvent != nil {
-				if err := onEvent(e); err != nil {
+				if err := onEvent(&e); err != nil {
 					return nil, err
 				}
 			} else {

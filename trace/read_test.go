@@ -330,9 +330,9 @@ func TestReadEventsShallow(t *testing.T) {
 	}
 	for _, size := range []int{16, 17, 64, 4096} {
 		var got []Event
-		_, err := readEvents(bufio.NewReaderSize(strings.NewReader(file), size), true, func(e Event) error {
+		_, err := readEvents(bufio.NewReaderSize(strings.NewReader(file), size), true, func(e *Event) error {
 			e.Values = append([]Value(nil), e.Values...)
-			got = append(got, e)
+			got = append(got, *e)
 			return nil
 		})
 		if err != nil {
