@@ -82,7 +82,7 @@ func BuildStream(dir string, opt Options) (*Run, error) {
 }
 
 // openStream opens the trace directory dir for streaming and reads each
-// events file once to find its process's tests; the events are not kept.
+// events file once to find its process's tests, skipping the events.
 // Values are read shallow: the engine reads their scalars only, and
 // keeps none of the slices a record comes in.
 func openStream(dir string) (*trace.Dir, *trace.Trace, error) {
@@ -93,7 +93,7 @@ func openStream(dir string) (*trace.Dir, *trace.Trace, error) {
 	d.Shallow = true
 	tr := &trace.Trace{Sites: *d.Sites}
 	for _, name := range d.Events {
-		p, err := d.Stream(name, func(*trace.Event) error { return nil })
+		p, err := d.ReadTests(name)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -536,3 +536,111 @@ func (d *decoder) parts(types *typeTable, at slot, n int, fields bool, names []s
 		d.valueAt(types, slot{in, int32(start + i)}, depth+1)
 	}
 }
+
+// skipValues reads past a uv count and that many values.
+func (d *decoder) skipValues() {
+	n := d.uv()
+	if n > 1<<16 {
+		if d.err == nil {
+			d.err = fmt.Errorf("record with %d values: corrupt file", n)
+		}
+		return
+	}
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		d.skipValue(0)
+	}
+}
+
+// skipValue reads past a value and its parts, as valueAt reads them.
+func (d *decoder) skipValue(depth int) {
+	tag := d.byte()
+	if depth > maxNesting {
+		if d.err == nil {
+			d.err = fmt.Errorf("value nested %d deep: corrupt file", depth)
+		}
+		return
+	}
+	n := uint64(0) // parts
+	switch tag {
+	case ValUnknown, ValNil, ValFalse, ValTrue:
+	case ValInt, ValUint, ValOther:
+		d.uv()
+	case ValFloat:
+		d.float()
+	case ValString:
+		d.uv()
+		d.skipStr()
+	case ValRef:
+		d.uv()
+		d.uv()
+	case valPointer:
+		d.uv()
+		n = 1
+	case valSlice, valArray:
+		d.uv()
+		d.uv()
+		n = d.uv()
+	case valStruct:
+		d.uv()
+		n = d.uv()
+	case valError:
+		d.uv()
+		d.skipStr()
+		n = 1
+	default:
+		if d.err == nil {
+			d.err = fmt.Errorf("unknown value tag %d", tag)
+		}
+	}
+	if n > maxParts {
+		if d.err == nil {
+			d.err = fmt.Errorf("value with %d parts: corrupt file", n)
+		}
+		return
+	}
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		d.skipValue(depth + 1)
+	}
+}
+
+// skipLoc reads past a location.
+func (d *decoder) skipLoc() {
+	switch k := LocKind(d.uv()); k {
+	case LocNone:
+	case LocAddr:
+		d.uv()
+	case LocElem:
+		d.uv()
+		d.uv()
+		d.uv()
+	case LocKey:
+		d.uv()
+		d.skipValue(0)
+	default:
+		if d.err == nil {
+			d.err = fmt.Errorf("unknown location kind %d", k)
+		}
+	}
+}
+
+// skipRecord reads past the rest of a stream record of tag, its header
+// read.
+func (d *decoder) skipRecord(tag byte) {
+	switch tag {
+	case TagEnter:
+		d.uv()
+		d.skipValues()
+	case TagExit, TagExitPanic, TagReturn:
+		d.skipValues()
+	case TagRead, TagWrite:
+		d.skipValue(0)
+		d.skipLoc()
+	case TagPanic, TagRecover:
+		d.skipValue(0)
+	case TagGo, TagStarted:
+		d.uv()
+	case TagSend, TagRecv:
+		d.uv()
+		d.skipValue(0)
+	}
+}

@@ -90,19 +90,33 @@ func OpenDir(dir string) (*Dir, error) {
 // returned Process collecting it.
 func (d *Dir) ReadFile(name string, onEvent func(Event) error) (*Process, error) {
 	if onEvent == nil {
-		return d.read(name, false, nil)
+		return d.read(name, readFull, nil)
 	}
-	return d.read(name, d.Shallow, func(e *Event) error { return onEvent(*e) })
+	return d.read(name, d.mode(), func(e *Event) error { return onEvent(*e) })
+}
+
+// ReadTests reads the events file name for its process and tests only:
+// Process.Events stays empty, the stream records are skipped, not
+// decoded.
+func (d *Dir) ReadTests(name string) (*Process, error) {
+	return d.read(name, readTests, nil)
+}
+
+func (d *Dir) mode() readMode {
+	if d.Shallow {
+		return readShallow
+	}
+	return readFull
 }
 
 // Stream is ReadFile handing each stream event by pointer, to an Event
 // the reader reuses: what onEvent keeps it copies (with d.Shallow, its
 // Values slices too).
 func (d *Dir) Stream(name string, onEvent func(*Event) error) (*Process, error) {
-	return d.read(name, d.Shallow, onEvent)
+	return d.read(name, d.mode(), onEvent)
 }
 
-func (d *Dir) read(name string, shallow bool, onEvent func(*Event) error) (*Process, error) {
+func (d *Dir) read(name string, mode readMode, onEvent func(*Event) error) (*Process, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -127,7 +141,7 @@ func (d *Dir) read(name string, shallow bool, onEvent func(*Event) error) (*Proc
 			return onEvent(e)
 		}
 	}
-	p, err := readEvents(bufio.NewReaderSize(f, 1<<16), shallow, each)
+	p, err := readEvents(bufio.NewReaderSize(f, 1<<16), mode, each)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
@@ -262,16 +276,25 @@ func WriteSites(w io.Writer, t *Sites) error {
 // read and Truncated is set.
 func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 	if onEvent == nil {
-		return readEvents(r, false, nil)
+		return readEvents(r, readFull, nil)
 	}
-	return readEvents(r, false, func(e *Event) error { return onEvent(*e) })
+	return readEvents(r, readFull, func(e *Event) error { return onEvent(*e) })
 }
 
-// readEvents is ReadEvents, its values shallow when asked (Dir.Shallow),
-// handing each event by pointer to an Event it reuses.
-func readEvents(r io.Reader, shallow bool, onEvent func(*Event) error) (*Process, error) {
+// readMode says what readEvents decodes.
+type readMode uint8
+
+const (
+	readFull    readMode = iota
+	readShallow          // values without their parts (Dir.Shallow)
+	readTests            // the tests only: stream records are skipped
+)
+
+// readEvents is ReadEvents, reading as mode says, handing each event by
+// pointer to an Event it reuses.
+func readEvents(r io.Reader, mode readMode, onEvent func(*Event) error) (*Process, error) {
 	d := newDecoder(r)
-	d.shallow = shallow
+	d.shallow = mode == readShallow
 	defer d.sync()
 	if err := d.magic(EventsMagic); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
@@ -362,6 +385,10 @@ func readEvents(r io.Reader, shallow bool, onEvent func(*Event) error) (*Process
 			lastTest, lastG = e.Test, e.Goroutine
 			if e.Site >= p.NumSites && d.err == nil {
 				return nil, fmt.Errorf("events: record %q for site %d of %d: corrupt file", tag, e.Site, p.NumSites)
+			}
+			if mode == readTests {
+				d.skipRecord(tag)
+				break
 			}
 			switch tag {
 			case TagEnter:

@@ -330,7 +330,7 @@ func TestReadEventsShallow(t *testing.T) {
 	}
 	for _, size := range []int{16, 17, 64, 4096} {
 		var got []Event
-		_, err := readEvents(bufio.NewReaderSize(strings.NewReader(file), size), true, func(e *Event) error {
+		_, err := readEvents(bufio.NewReaderSize(strings.NewReader(file), size), readShallow, func(e *Event) error {
 			e.Values = append([]Value(nil), e.Values...)
 			got = append(got, *e)
 			return nil
@@ -345,6 +345,28 @@ func TestReadEventsShallow(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("bufio %d, shallow:\n got %+v\nwant %+v", size, got, want)
+		}
+	}
+}
+
+// TestReadTestsOnly reads the test files, and every prefix of them, for
+// their tests only: the process a full read returns, its events left
+// out, and the same errors.
+func TestReadTestsOnly(t *testing.T) {
+	files := []string{deepFile(), EventsMagic + "\x03\x01p\x07\x0a\x00" + "K\x01\x02\x03" + "k\x04" + "D\x02\x05\x06" + "d\x07" + "Z\x00"}
+	for _, f := range files {
+		for n := 0; n <= len(f); n++ {
+			data := f[:n]
+			want, wantErr := ReadEvents(strings.NewReader(data), nil)
+			if want != nil {
+				want.Events = nil
+			}
+			for _, size := range []int{16, 17, 4096} {
+				got, err := readEvents(bufio.NewReaderSize(strings.NewReader(data), size), readTests, nil)
+				if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+					t.Errorf("%d bytes, bufio %d:\n got %+v, %v\nwant %+v, %v", n, size, got, err, want, wantErr)
+				}
+			}
 		}
 	}
 }
