@@ -281,6 +281,14 @@ func ReadEvents(r io.Reader, onEvent func(Event) error) (*Process, error) {
 	return readEvents(r, readFull, func(e *Event) error { return onEvent(*e) })
 }
 
+// ReadTests decodes one events file for its process and tests only:
+// the stream records are skipped, not decoded, and Process.Events stays
+// empty (finding a trace's tests or outcomes costs a fraction of a
+// full read).
+func ReadTests(r io.Reader) (*Process, error) {
+	return readEvents(r, readTests, nil)
+}
+
 // readMode says what readEvents decodes.
 type readMode uint8
 

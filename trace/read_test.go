@@ -362,7 +362,7 @@ func TestReadTestsOnly(t *testing.T) {
 				want.Events = nil
 			}
 			for _, size := range []int{16, 17, 4096} {
-				got, err := readEvents(bufio.NewReaderSize(strings.NewReader(data), size), readTests, nil)
+				got, err := ReadTests(bufio.NewReaderSize(strings.NewReader(data), size))
 				if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
 					t.Errorf("%d bytes, bufio %d:\n got %+v, %v\nwant %+v, %v", n, size, got, err, want, wantErr)
 				}
