@@ -180,7 +180,7 @@ func (b *builder) elemLabel(f *file, l ast.Expr, in *instance) string {
 	case loc.Kind == trace.LocElem:
 		idx = fmt.Sprint(loc.Index)
 	case loc.Kind == trace.LocKey:
-		idx = loc.Key.String()
+		idx = loc.Key
 	default:
 		return ""
 	}

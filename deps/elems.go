@@ -62,7 +62,7 @@ type elemBase struct {
 
 // sawElems notes the storage of an element written through the
 // variable of key k.
-func (b *builder) sawElems(fr *frame, k string, loc trace.Loc) {
+func (b *builder) sawElems(fr *frame, k string, loc loc) {
 	if loc.Kind != trace.LocElem || loc.Base == 0 {
 		return
 	}

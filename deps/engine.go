@@ -337,8 +337,8 @@ func (b *builder) finish() {
 		// Else the test's last step.
 		b.g.Failure, b.g.FailureKind = []int{b.lastIn}, FailureLast
 	}
-	for e := range b.edges {
-		b.g.Edges = append(b.g.Edges, e)
+	for k := range b.edges {
+		b.g.Edges = append(b.g.Edges, k.edge())
 	}
 	b.g.index()
 	b.checkNodes()

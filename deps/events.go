@@ -108,9 +108,9 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 		}
 		if e.Loc.Kind != trace.LocNone {
 			if in.rloc == nil {
-				in.rloc = map[token.Pos]trace.Loc{}
+				in.rloc = map[token.Pos]loc{}
 			}
-			in.rloc[pos] = e.Loc
+			in.rloc[pos] = locOf(&e.Loc)
 		}
 	case trace.TagWrite:
 		if in.wrote == nil {
@@ -119,9 +119,9 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 		in.wrote[e.Site] = true
 		if e.Loc.Kind != trace.LocNone {
 			if in.wloc == nil {
-				in.wloc = map[token.Pos]trace.Loc{}
+				in.wloc = map[token.Pos]loc{}
 			}
-			in.wloc[pos] = e.Loc
+			in.wloc[pos] = locOf(&e.Loc)
 		}
 		if len(e.Values) > 0 {
 			in.values = append(in.values, namedValue{site.Info, e.Values[0]})

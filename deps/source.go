@@ -89,6 +89,7 @@ type file struct {
 	// globals are the package-level variable names of the file's
 	// directory (source.globals).
 	globals map[string]bool
+	imports map[string]bool // imported's answers
 }
 
 // imported reports whether name is the name of a package the file
@@ -96,6 +97,18 @@ type file struct {
 // version suffix, "v3", and a ".v3" skipped: "gopkg.in/yaml.v3" is
 // yaml).
 func (f *file) imported(name string) bool {
+	if is, ok := f.imports[name]; ok {
+		return is
+	}
+	if f.imports == nil {
+		f.imports = map[string]bool{}
+	}
+	is := f.importsName(name)
+	f.imports[name] = is
+	return is
+}
+
+func (f *file) importsName(name string) bool {
 	for _, imp := range f.ast.Imports {
 		if imp.Name != nil {
 			if imp.Name.Name == name {

@@ -15,7 +15,7 @@ type builder struct {
 	test   *trace.Test
 	g      *Graph
 	nodes  map[nodeKey]int
-	edges  map[Edge]bool
+	edges  map[edgeKey]struct{}
 	gors   map[int]*goroutine
 	last   map[*function]*frame // the latest frame of each function
 	global map[string]map[int]bool
@@ -78,13 +78,33 @@ type varRef struct {
 	key string
 }
 
+// loc is a trace.Loc as the replay keeps it: the map key as its text
+// (locKey, elemLabel), small enough for a map to hold in place (a
+// trace.Loc is not: each would be an allocation).
+type loc struct {
+	Kind  trace.LocKind
+	Addr  uint64
+	Base  uint64
+	Index int64
+	Key   string // LocKey: the key, as Value.String gives it
+}
+
+// locOf returns l as the replay keeps it.
+func locOf(l *trace.Loc) loc {
+	c := loc{Kind: l.Kind, Addr: l.Addr, Base: l.Base, Index: l.Index}
+	if l.Kind == trace.LocKey {
+		c.Key = l.Key.String()
+	}
+	return c
+}
+
 // locKey returns the storage a location names.
-func locKey(l trace.Loc) (memKey, bool) {
+func locKey(l loc) (memKey, bool) {
 	switch l.Kind {
 	case trace.LocAddr, trace.LocElem:
 		return memKey{addr: l.Addr}, l.Addr != 0
 	case trace.LocKey:
-		return memKey{addr: l.Base, key: l.Key.String()}, l.Base != 0
+		return memKey{addr: l.Base, key: l.Key}, l.Base != 0
 	}
 	return memKey{}, false
 }
@@ -162,11 +182,11 @@ type instance struct {
 	extra   []int                     // nodes it depends on as a whole (received, recovered values)
 	values  []namedValue              // the values written, by the write sites' names, in order
 	read    map[token.Pos]trace.Value // values read, by position of the read (versioned graphs)
-	rloc    map[token.Pos]trace.Loc   // storage read, by position of the read
+	rloc    map[token.Pos]loc         // storage read, by position of the read
 	ops     map[token.Pos]bool        // && and || operands evaluated, by position: their outcome
 	opNodes []operandNode             // && and || whose left operand let the right one run
 	opDone  map[token.Pos]bool        // && and || (by operator position) whose left outcome is known
-	wloc    map[token.Pos]trace.Loc   // storage written, by position of the written operand
+	wloc    map[token.Pos]loc         // storage written, by position of the written operand
 	calls   map[token.Pos]bool        // calls made (a call record), by end position: true when the callee was entered (instrumented)
 	refs    map[token.Pos]string      // types of the pointers, slices and maps read, by position of the read
 	callIDs map[token.Pos]int         // versioned graphs: the node made for a call into code that is not instrumented, by end position
@@ -180,7 +200,7 @@ type instance struct {
 func newBuilder(prog *program, test *trace.Test) *builder {
 	b := &builder{
 		program: prog, test: test, g: &Graph{},
-		nodes: map[nodeKey]int{}, edges: map[Edge]bool{},
+		nodes: map[nodeKey]int{}, edges: map[edgeKey]struct{}{},
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
 		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
@@ -236,7 +256,15 @@ func (b *builder) edge(from, to int, kind EdgeKind) {
 	if from < 0 || to < 0 || from == to && kind == Control {
 		return
 	}
-	b.edges[Edge{from, to, kind}] = true
+	b.edges[edgeKey(from)<<34|edgeKey(to)<<4|edgeKey(kind)] = struct{}{}
+}
+
+// edgeKey is an edge packed in a word, a cheaper map key than an Edge:
+// its nodes in 30 bits each, its kind in 4.
+type edgeKey uint64
+
+func (k edgeKey) edge() Edge {
+	return Edge{From: int(k >> 34), To: int(k >> 4 & (1<<30 - 1)), Kind: EdgeKind(k & 15)}
 }
 
 func (b *builder) value(id int, v trace.Value) {

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -303,18 +304,18 @@ func (v Value) String() string {
 	case ValTrue:
 		return "true"
 	case ValInt:
-		return fmt.Sprint(v.Int)
+		return strconv.FormatInt(v.Int, 10)
 	case ValUint:
-		return fmt.Sprint(v.Uint)
+		return strconv.FormatUint(v.Uint, 10)
 	case ValFloat:
 		return fmt.Sprint(v.Float)
 	case ValString:
 		if v.Len > len(v.Str) {
-			return fmt.Sprintf("%q...(%d bytes)", v.Str, v.Len)
+			return strconv.Quote(v.Str) + "...(" + strconv.Itoa(v.Len) + " bytes)"
 		}
-		return fmt.Sprintf("%q", v.Str)
+		return strconv.Quote(v.Str)
 	case ValRef:
-		return fmt.Sprintf("%s(len %d)", v.Type, v.Uint)
+		return v.Type + "(len " + strconv.FormatUint(v.Uint, 10) + ")"
 	case ValOther:
 		return v.Type + "{...}"
 	}
