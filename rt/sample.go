@@ -63,8 +63,9 @@ func onAtomic(site uint32) bool {
 	}
 }
 
-// sample reports whether the running event of site is recorded.
-func sample(site uint32) bool { return on(site) && pick(site) }
+// sample reports whether the running event of site is recorded: none
+// is while an allocation measurement runs (Quietly).
+func sample(site uint32) bool { return atomic.LoadInt32(&quiet) == 0 && on(site) && pick(site) }
 
 // pick decides whether the event of site that on let through is recorded
 // (it is, unless nothing is traced) and sets how many of the site's

@@ -318,6 +318,14 @@ func TestHazards(t *testing.T) {
 		if panicked == 0 || final == 0 {
 			t.Errorf("exits left by a panic: %d; exits of sharedCounter.add with its receiver's final value: %d; want some of each", panicked, final)
 		}
+		// Total runs only inside testing.AllocsPerRun, which measures
+		// with no stream records written (rt.Quietly).
+		for _, e := range p.Events {
+			if s := tr.Sites.Sites[e.Site]; s.Func == "example.com/hazards.Total" {
+				t.Errorf("record %c in Total, which ran only while AllocsPerRun measured", e.Tag)
+				break
+			}
+		}
 		// Format 3: locations of each kind; the entries of named
 		// functions started by go statements name the go statement's call
 		// on the child goroutine, after its start; deferred calls name

@@ -864,12 +864,31 @@ func (r *fileRewriter) writeRec(fs *funcState, l ast.Expr) string {
 					return fmt.Sprintf("%s.WK(%s, %d, %s, %s)", rtName, tName, site, base, index)
 				}
 			}
-		} else if r.addressable(unparen(l)) {
+		} else if r.addressable(unparen(l)) && !r.localFunc(unparen(l)) {
 			r.usesRT = true
 			return fmt.Sprintf("%s.WA(%s, %d, &%s)", rtName, tName, site, text)
 		}
 	}
 	return fmt.Sprintf("%s.Wv(%d, %s)", tName, site, text)
+}
+
+// localFunc reports whether e is a local variable of function type. Its
+// write is recorded by value: taking its address would make the compiler
+// treat it as reassigned, so a call through it (a helper closure,
+// str := func(s string) { buf = append(buf, s...) }) would no longer be
+// inlined or resolved statically, its arguments would escape, and code
+// that allocated nothing would allocate (slog's TestTextHandlerAlloc).
+func (r *fileRewriter) localFunc(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := r.info.ObjectOf(id).(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	_, fn := under(v.Type()).(*types.Signature)
+	return fn
 }
 
 // headerWrites records the writes of an if, switch or for statement's
