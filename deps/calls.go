@@ -121,7 +121,7 @@ func (b *builder) enter(g *goroutine, e *trace.Event) {
 		method = fd.Recv != nil && len(fd.Recv.List) > 0 && len(fd.Recv.List[0].Names) > 0 && fd.Recv.List[0].Names[0].Name != "_"
 	}
 	for i, name := range names {
-		id := b.fresh(name, f, declPos, fn)
+		id := b.view.fresh(name, f, declPos, fn)
 		b.g.Nodes[id].Count++
 		if i < len(e.Values) {
 			b.value(id, e.Values[i])
@@ -139,9 +139,7 @@ func (b *builder) enter(g *goroutine, e *trace.Event) {
 			}
 			if k < len(args) {
 				from = args[k]
-				if b.ver != nil {
-					b.g.Nodes[id].Arg = caller.fn.file.text(call.Args[k])
-				}
+				b.view.argument(id, caller.fn.file, call.Args[k])
 			}
 			if i == len(names)-1 {
 				for ; k+1 < len(args); k++ {
@@ -296,7 +294,7 @@ func (b *builder) exit(g *goroutine, e *trace.Event) {
 			b.end(fr)
 		}
 		if fr.ret < 0 {
-			fr.ret = b.fresh(fn.returnName(), fn.file, fn.decl.Pos(), fn)
+			fr.ret = b.view.fresh(fn.returnName(), fn.file, fn.decl.Pos(), fn)
 			b.g.Nodes[fr.ret].Count++
 		}
 	}

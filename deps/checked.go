@@ -14,9 +14,6 @@ import (
 // call statement of a _test.go file to t.Error*, t.Fatal*, t.Fail* or to
 // a helper of a _test.go file holding a check statement.
 func (b *builder) checkNodes() {
-	if b.ver != nil {
-		return
-	}
 	var files []*file
 	for _, f := range b.src.files {
 		if strings.HasSuffix(f.path, "_test.go") {

@@ -34,9 +34,7 @@ func (b *builder) define(fr *frame, root string, id int, strong bool) {
 	}
 	if strong || m[key] == nil {
 		m[key] = only(m[key], -1)
-		if b.ver != nil {
-			delete(b.ver.elems, b.scope(fr, root))
-		}
+		b.view.redefined(fr, root)
 	}
 	m[key][id] = true
 }
@@ -116,7 +114,7 @@ func (b *builder) written(fr *frame, in *instance, l, rhs ast.Expr, key string, 
 		b.vaddr[k.addr] = ref
 		old := b.storage(ref, false)
 		p, copies := ast.Unparen(rhs).(*ast.Ident)
-		copies = copies && b.ver == nil
+		copies = copies && b.view.copiesInStorage()
 		if copies || len(old) > 32 {
 			b.storage(ref, true)[k] = true
 		} else {

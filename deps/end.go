@@ -25,7 +25,7 @@ func (b *builder) end(fr *frame) []int {
 	fr.units[u.id].exec = b.seq
 	var ids []int
 	def := func(name string, pos token.Pos, from []int) int {
-		id := b.fresh(name, f, pos, u.fn)
+		id := b.view.fresh(name, f, pos, u.fn)
 		b.g.Nodes[id].Count++
 		for _, s := range from {
 			b.edge(s, id, Data)
@@ -197,21 +197,10 @@ func (b *builder) control(fr *frame, u *unit) int {
 
 // assign defines each assigned operand of u: from its own value when
 // rhs pairs them, else from everything the unit read (or from base).
-func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, base []int, def func(string, token.Pos, []int) int) {
+func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, base []int, def defFunc) {
 	f := u.fn.file
-	type pending struct {
-		root   string
-		id     int
-		strong bool
-		elems  map[string]int // execution-level graphs: the element definitions it leaves
-		elem   string         // or the one element or field it defines
-		lhs    ast.Expr
-		rhs    ast.Expr   // its value, when paired
-		rec    *appendRec // summary graphs: what append left in its elements
-	}
 	var defs []pending
 	var whole []int
-	elemsOf := make([]map[string]int, len(lhs))
 	if rhs == nil && base == nil {
 		whole = b.reads(fr, u.node, lhs, in)
 	}
@@ -219,96 +208,49 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 		if rootName(l) == "" {
 			continue
 		}
-		root := f.key(rootIdent(l))
+		_, plain := ast.Unparen(l).(*ast.Ident)
+		d := pending{root: f.key(rootIdent(l)), strong: plain, lhs: l}
+		if rhs != nil {
+			d.rhs = rhs[i]
+		}
 		from := base
-		switch {
-		case rhs != nil && b.ver != nil && appendsTo(l, rhs[i]):
-			fr2, es, ok := b.appended(fr, in, u, l, rhs[i], def)
-			if !ok {
+		if rhs != nil {
+			var ok bool
+			if from, ok = b.view.assigned(fr, in, u, l, rhs[i], &d, def); !ok {
 				from = b.reads(fr, rhs[i], nil, in)
-				break
+				if !plain {
+					from = append(from, b.reads(fr, l, []ast.Expr{l}, in)...)
+				}
 			}
-			from, elemsOf[i] = fr2, es
-		case rhs != nil && b.ver != nil && copiesVar(l, rhs[i]):
-			// q := p: q's parts are p's (elems.go).
-			from = b.reads(fr, rhs[i], nil, in)
-			p := ast.Unparen(rhs[i]).(*ast.Ident)
-			elemsOf[i] = renamedParts(b.ver.elems[b.scope(fr, f.key(p))], p.Name, rootName(l))
-		case rhs != nil:
-			from = b.reads(fr, rhs[i], nil, in)
-			if _, plain := ast.Unparen(l).(*ast.Ident); !plain {
-				from = append(from, b.reads(fr, l, []ast.Expr{l}, in)...)
-			}
-		case base == nil:
+		} else if base == nil {
 			from = whole
 		}
 		if u.opAss {
-			for d := range b.lookup(fr, root) {
+			for d := range b.lookup(fr, d.root) {
 				from = append(from, d)
 			}
 			sort.Ints(from)
 		}
-		_, plain := ast.Unparen(l).(*ast.Ident)
-		name := f.text(l)
-		var elems map[string]int
-		var elem string
-		if b.ver != nil {
-			elems = elemsOf[i]
-			if en, coll, ok := b.elemDef(f, l, in); ok {
-				name, elem = en, coll
-			} else if en := b.elemLabel(f, l, in); en != "" {
-				// The index was not read where the trace says (an
-				// expression): the write's location names the element.
-				name, elem = en, rootName(l)
-			}
-		}
-		if b.ver == nil && !plain {
-			if en := b.elemLabel(f, l, in); en != "" {
-				name = en
-			}
-		}
-		id := def(name, l.Pos(), from)
-		if elem != "" {
-			b.g.Nodes[id].Elem = elem
+		var coll string
+		d.name, coll = b.view.target(f, l, in, plain)
+		d.id = def(d.name, l.Pos(), from)
+		if coll != "" {
+			b.g.Nodes[d.id].Elem = coll
 		}
 		if _, ix := ast.Unparen(l).(*ast.IndexExpr); ix && in.wloc != nil && in.wloc[l.Pos()].Kind == trace.LocElem {
-			b.elemOnly[id] = true
+			b.elemOnly[d.id] = true
 		}
-		var r ast.Expr
-		var rec *appendRec
-		if rhs != nil {
-			r = rhs[i]
-			if c := appendCall(r); c != nil && b.ver == nil && plain {
-				rec = b.appendedElems(fr, in, u, l, c, def)
-			}
-		}
-		defs = append(defs, pending{root, id, plain, elems, name, l, r, rec})
+		b.view.defined(fr, in, u, &d, def)
+		defs = append(defs, d)
 	}
 	// Definitions take effect after every read of the statement: a swap
 	// (a[i], a[j] = a[j], a[i]) reads both elements before either write.
-	for _, d := range defs {
-		b.written(fr, in, d.lhs, d.rhs, d.root, d.id)
+	for i := range defs {
+		b.written(fr, in, defs[i].lhs, defs[i].rhs, defs[i].root, defs[i].id)
 	}
-	for _, d := range defs {
-		b.define(fr, d.root, d.id, d.strong)
-		if d.rec != nil {
-			if b.appends == nil {
-				b.appends = map[varKey]*appendRec{}
-			}
-			b.appends[varKeyOf(fr, d.root)] = d.rec
-		}
-		if b.ver == nil {
-			continue
-		}
-		sc := b.scope(fr, d.root)
-		if d.elems != nil {
-			b.ver.elems[sc] = d.elems
-		} else if !d.strong {
-			if b.ver.elems[sc] == nil {
-				b.ver.elems[sc] = map[string]int{}
-			}
-			b.ver.elems[sc][d.elem] = d.id
-		}
+	for i := range defs {
+		b.define(fr, defs[i].root, defs[i].id, defs[i].strong)
+		b.view.settled(fr, &defs[i])
 	}
 }
 

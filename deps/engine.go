@@ -185,7 +185,7 @@ func replay(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.
 	for i, test := range tests {
 		b := newBuilder(prog, test)
 		if opt.Versions {
-			b.ver = newVersioning()
+			b.view = newVersioned(b)
 		}
 		builders[i] = b
 		in := map[int]bool{0: true}
@@ -341,5 +341,5 @@ func (b *builder) finish() {
 		b.g.Edges = append(b.g.Edges, k.edge())
 	}
 	b.g.index()
-	b.checkNodes()
+	b.view.finish()
 }

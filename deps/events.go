@@ -94,12 +94,7 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 	}
 	switch e.Tag {
 	case trace.TagRead:
-		if b.ver != nil && len(e.Values) > 0 {
-			if in.read == nil {
-				in.read = map[token.Pos]trace.Value{}
-			}
-			in.read[pos] = e.Values[0]
-		}
+		b.view.sawRead(in, pos, e)
 		if len(e.Values) > 0 && e.Values[0].Tag == trace.ValRef {
 			if in.refs == nil {
 				in.refs = map[token.Pos]string{}

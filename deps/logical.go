@@ -56,7 +56,7 @@ func (b *builder) operandsIn(fr *frame, in *instance, root ast.Node) {
 		if ctrl < 0 {
 			ctrl = b.control(fr, u)
 		}
-		id := b.fresh("<"+x.Op.String()+">", u.fn.file, x.OpPos, u.fn)
+		id := b.view.fresh("<"+x.Op.String()+">", u.fn.file, x.OpPos, u.fn)
 		b.g.Nodes[id].Count++
 		for _, s := range b.reads(fr, x.X, nil, in) {
 			b.edge(s, id, Data)

@@ -139,9 +139,11 @@ const (
 // instrumented returned. The operands assigned are not read (but what
 // they index is).
 func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
-	if b.ver != nil {
-		return b.versionedReads(fr, n, assigned, in)
-	}
+	return b.view.reads(fr, n, assigned, in)
+}
+
+// reads is builder.reads for summary graphs.
+func (b *summary) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
 	rp := b.plan(fr.fn.file, n, assigned)
 	b.seenGen++
 	if len(b.seen) < len(b.g.Nodes) {

@@ -24,7 +24,7 @@ type builder struct {
 	noted  map[string]bool
 	lastIn int            // the latest node the test itself defined, -1
 	hit    map[*unit]bool // statements the test executed (its spectrum), when recorded
-	ver    *versioning    // per-execution nodes (Options.Versions), nil for the summary graph
+	view   view           // the graph made of the replay: summary or versioned
 
 	// Memory (summary graphs): what was last written at each address or
 	// map entry, which variable lives at an address, the element and
@@ -205,6 +205,7 @@ func newBuilder(prog *program, test *trace.Test) *builder {
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
 		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
 	}
+	b.view = &summary{b}
 	sites := prog.sites
 	if test != nil && len(test.Hits) > 0 {
 		b.hit = map[*unit]bool{}

@@ -11,10 +11,10 @@ import (
 	"github.com/culprit-go/culprit/trace"
 )
 
-// versioning is the builder's state for execution-level graphs
-// (Options.Versions): every definition is a node of its own, numbered per
-// variable as in SSA; constants, calls into code that is not instrumented
-// and elements read by a known index are nodes too.
+// versioned is the view of execution-level graphs (Options.Versions):
+// every definition is a node of its own, numbered per variable as in
+// SSA; constants, calls into code that is not instrumented and elements
+// read by a known index are nodes too.
 //
 // The graph grows with the run, so a site's versions are bounded: past
 // MaxVersions definitions at one site, its latest version stands for
@@ -22,7 +22,8 @@ import (
 // it), and the graph is that of a run sampled as culprit slice samples
 // (a hot loop's late iterations summarized), its memory bounded by the
 // program, not by the run.
-type versioning struct {
+type versioned struct {
+	*builder
 	count  map[string]int            // Func + "\x00" + Var -> versions made so far
 	elems  map[string]map[string]int // variable scope -> element or field name -> its latest definition
 	inputs map[string]int            // element reads nothing defined, by name and collection version
@@ -41,43 +42,39 @@ type siteVersions struct {
 // full (-calls -1) reach it.
 var MaxVersions = 1 << 14
 
-func newVersioning() *versioning {
-	return &versioning{count: map[string]int{}, elems: map[string]map[string]int{}, inputs: map[string]int{}, sites: map[nodeKey]siteVersions{}}
+func newVersioned(b *builder) *versioned {
+	return &versioned{builder: b, count: map[string]int{}, elems: map[string]map[string]int{}, inputs: map[string]int{}, sites: map[nodeKey]siteVersions{}}
 }
 
-// fresh returns a node for a definition of name at pos: a new node per
-// definition in execution-level graphs (up to MaxVersions per site), the
-// site's node otherwise.
-func (b *builder) fresh(name string, f *file, pos token.Pos, fn *function) int {
-	if b.ver == nil {
-		return b.node(name, f, pos, fn)
-	}
+// fresh returns a new node for a definition of name at pos (up to
+// MaxVersions per site).
+func (b *versioned) fresh(name string, f *file, pos token.Pos, fn *function) int {
 	site := nodeKey{name, f.path, pos}
-	sv := b.ver.sites[site]
+	sv := b.sites[site]
 	if sv.n >= MaxVersions {
-		if b.ver.reused == 0 {
+		if b.reused == 0 {
 			b.note(fmt.Sprintf("a site defined more than %d versions (%s at %s): its latest version stands for the later ones", MaxVersions, name, f.fset.Position(pos)))
 		}
-		b.ver.reused++
-		b.g.Nodes[sv.last].Seq = len(b.g.Nodes) + b.ver.reused
+		b.reused++
+		b.g.Nodes[sv.last].Seq = len(b.g.Nodes) + b.reused
 		return sv.last
 	}
 	p := f.fset.Position(pos)
-	n := &Node{ID: len(b.g.Nodes), Var: name, File: f.path, Line: p.Line, Col: p.Column, Seq: len(b.g.Nodes) + 1 + b.ver.reused}
+	n := &Node{ID: len(b.g.Nodes), Var: name, File: f.path, Line: p.Line, Col: p.Column, Seq: len(b.g.Nodes) + 1 + b.reused}
 	if fn != nil {
 		n.Func = fn.name
 	}
 	k := n.Func + "\x00" + name
-	n.Version = b.ver.count[k]
-	b.ver.count[k]++
+	n.Version = b.count[k]
+	b.count[k]++
 	b.g.Nodes = append(b.g.Nodes, n)
-	b.ver.sites[site] = siteVersions{n: sv.n + 1, last: n.ID}
+	b.sites[site] = siteVersions{n: sv.n + 1, last: n.ID}
 	return n.ID
 }
 
 // scope names the variable root as seen from fr: the frame (or package)
 // holding it, and its name.
-func (b *builder) scope(fr *frame, root string) string {
+func (b *versioned) scope(fr *frame, root string) string {
 	for f := fr; f != nil; f = f.lex {
 		if f.fn.owns(root) {
 			return fmt.Sprintf("%p\x00%s", f, root)
@@ -89,7 +86,7 @@ func (b *builder) scope(fr *frame, root string) string {
 
 // elemName names the element an index expression denotes when its index
 // is known: a constant, or a variable whose read the trace recorded.
-func (b *builder) elemName(f *file, x *ast.IndexExpr, in *instance) (string, string, bool) {
+func (b *versioned) elemName(f *file, x *ast.IndexExpr, in *instance) (string, string, bool) {
 	coll, ok := collName(x.X)
 	if !ok {
 		return "", "", false
@@ -147,12 +144,12 @@ func conversion(c *ast.CallExpr) bool {
 	return false
 }
 
-// versionedReads is reads for execution-level graphs: besides the
+// reads is builder.reads for execution-level graphs: besides the
 // definitions of the variables n reads and the return values of its
 // instrumented calls, it returns constant leaves, a node per call into
 // code that is not instrumented (depending on what the call reads), and
 // element nodes for elements read by a known index or field.
-func (b *builder) versionedReads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
+func (b *versioned) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
 	var out []int
 	seen := map[int]bool{}
 	add := func(id int) {
@@ -219,7 +216,7 @@ func (b *builder) versionedReads(fr *frame, n ast.Node, assigned []ast.Expr, in 
 // callNodes walks n: constants, element and field reads, instrumented
 // calls' return values and nodes for other calls go to add, and the
 // identifiers they account for are claimed.
-func (b *builder) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in *instance,
+func (b *versioned) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in *instance,
 	returned func(*ast.CallExpr) bool, defsOf func(ast.Node, []ast.Expr) []int,
 	claim func(ast.Node), claimed map[*ast.Ident]bool, isAssigned map[ast.Node]bool, add func(int)) {
 	f := fr.fn.file
@@ -324,7 +321,7 @@ func (b *builder) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in 
 				return true
 			}
 			if root, ok := ast.Unparen(m.X).(*ast.Ident); ok {
-				if id, ok := b.ver.elems[b.scope(fr, f.key(root))][f.text(m)]; ok {
+				if id, ok := b.elems[b.scope(fr, f.key(root))][f.text(m)]; ok {
 					add(id)
 					claimed[root] = true
 					return false
@@ -338,7 +335,7 @@ func (b *builder) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, in 
 // memRead returns the definitions last written at the storage an
 // element, field or dereference read e recorded, nil when it recorded
 // none or no instrumented code wrote there.
-func (b *builder) memRead(e ast.Expr, isAssigned map[ast.Node]bool, in *instance) []int {
+func (b *versioned) memRead(e ast.Expr, isAssigned map[ast.Node]bool, in *instance) []int {
 	if isAssigned[e] || in == nil || in.rloc == nil {
 		return nil
 	}
@@ -387,7 +384,7 @@ func callText(f *file, c *ast.CallExpr) string {
 }
 
 // constant returns the leaf node of a literal at its site.
-func (b *builder) constant(f *file, lit *ast.BasicLit, fn *function) int {
+func (b *versioned) constant(f *file, lit *ast.BasicLit, fn *function) int {
 	id := b.node(lit.Value, f, lit.Pos(), fn)
 	n := b.g.Nodes[id]
 	n.Const = true
@@ -429,9 +426,9 @@ func constValue(lit *ast.BasicLit) trace.Value {
 // coll) sees: the element's latest definition when instrumented code wrote
 // it, else an input node for the element of the collection's current
 // version, depending on that version and on the index.
-func (b *builder) elemRead(fr *frame, x *ast.IndexExpr, name, coll string, in *instance) int {
+func (b *versioned) elemRead(fr *frame, x *ast.IndexExpr, name, coll string, in *instance) int {
 	ck := fr.fn.file.key(rootIdent(x.X))
-	if id, ok := b.ver.elems[b.scope(fr, ck)][name]; ok {
+	if id, ok := b.elems[b.scope(fr, ck)][name]; ok {
 		return id
 	}
 	var base []int
@@ -440,14 +437,14 @@ func (b *builder) elemRead(fr *frame, x *ast.IndexExpr, name, coll string, in *i
 	}
 	sort.Ints(base)
 	key := fmt.Sprint(name, base)
-	if id, ok := b.ver.inputs[key]; ok {
+	if id, ok := b.inputs[key]; ok {
 		return id
 	}
 	f := fr.fn.file
 	id := b.fresh(name, f, x.Pos(), fr.fn)
 	n := b.g.Nodes[id]
 	n.Elem, n.Input, n.Count = coll, true, 1
-	b.ver.inputs[key] = id
+	b.inputs[key] = id
 	for _, d := range base {
 		b.edge(d, id, Data)
 	}
@@ -463,7 +460,7 @@ func (b *builder) elemRead(fr *frame, x *ast.IndexExpr, name, coll string, in *i
 // the collection's own (a read of xs in xs[i] stands at the same
 // position): a reference of the type one of the collection's versions
 // held.
-func (b *builder) collValue(v trace.Value, coll []int) bool {
+func (b *versioned) collValue(v trace.Value, coll []int) bool {
 	if v.Tag != trace.ValRef {
 		return false
 	}
@@ -480,7 +477,7 @@ func (b *builder) collValue(v trace.Value, coll []int) bool {
 // elemDef names what an assigned operand defines in an execution-level
 // graph: "xs[3]" for an element with a known index, "p.name" for a
 // field; its collection or object; ok false for a whole variable.
-func (b *builder) elemDef(f *file, l ast.Expr, in *instance) (name, coll string, ok bool) {
+func (b *versioned) elemDef(f *file, l ast.Expr, in *instance) (name, coll string, ok bool) {
 	switch x := ast.Unparen(l).(type) {
 	case *ast.IndexExpr:
 		return b.elemName(f, x, in)
@@ -515,7 +512,7 @@ func appendsTo(l, rhs ast.Expr) bool {
 //
 // For "v := T{a, b}" (or &T{...}) it defines instead the elements and
 // fields the literal names (composite).
-func (b *builder) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs ast.Expr, def func(string, token.Pos, []int) int) (from []int, elems map[string]int, ok bool) {
+func (b *versioned) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs ast.Expr, def func(string, token.Pos, []int) int) (from []int, elems map[string]int, ok bool) {
 	if lit := compositeOf(rhs); lit != nil {
 		return b.composite(fr, in, lhs, lit, def)
 	}
@@ -540,14 +537,14 @@ func (b *builder) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs a
 	added := len(c.Args) - 1
 	// The elements copied keep their names, renamed when appended from
 	// another variable (ys := append(xs, v): ys[0] is xs[0]).
-	elems = renamedParts(b.ver.elems[b.scope(fr, f.key(first))], first.Name, id.Name)
+	elems = renamedParts(b.elems[b.scope(fr, f.key(first))], first.Name, id.Name)
 	for d := range b.lookup(fr, f.key(first)) {
 		from = append(from, d)
 	}
 	sort.Ints(from)
 	for j, a := range c.Args[1:] {
 		name := fmt.Sprintf("%s[%d]", id.Name, n-added+j)
-		e := def(name, a.Pos(), b.versionedReads(fr, a, nil, in))
+		e := def(name, a.Pos(), b.reads(fr, a, nil, in))
 		b.g.Nodes[e].Elem = id.Name
 		elems[name] = e
 		from = append(from, e)
@@ -572,7 +569,7 @@ func compositeOf(e ast.Expr) *ast.CompositeLit {
 // for struct fields, keyed or in the order of a struct type declared in
 // the same file. Each depends on what its part reads; v on them and on
 // the parts it cannot name. The literal's old elements are gone.
-func (b *builder) composite(fr *frame, in *instance, lhs ast.Expr, lit *ast.CompositeLit, def func(string, token.Pos, []int) int) (from []int, elems map[string]int, ok bool) {
+func (b *versioned) composite(fr *frame, in *instance, lhs ast.Expr, lit *ast.CompositeLit, def func(string, token.Pos, []int) int) (from []int, elems map[string]int, ok bool) {
 	v, isIdent := ast.Unparen(lhs).(*ast.Ident)
 	if !isIdent {
 		return nil, nil, false
@@ -619,10 +616,10 @@ func (b *builder) composite(fr *frame, in *instance, lhs ast.Expr, lit *ast.Comp
 			}
 		}
 		if name == "" || name == v.Name+"._" {
-			from = append(from, b.versionedReads(fr, e, nil, in)...)
+			from = append(from, b.reads(fr, e, nil, in)...)
 			continue
 		}
-		id := def(name, part.Pos(), b.versionedReads(fr, part, nil, in))
+		id := def(name, part.Pos(), b.reads(fr, part, nil, in))
 		b.g.Nodes[id].Elem = v.Name
 		elems[name] = id
 		from = append(from, id)
@@ -740,7 +737,7 @@ func isName(e ast.Expr) bool {
 
 // namedElem returns the element or field definition a composite literal
 // (or a write by name) left for the element or field read e names.
-func (b *builder) namedElem(fr *frame, e ast.Expr, in *instance) (int, bool) {
+func (b *versioned) namedElem(fr *frame, e ast.Expr, in *instance) (int, bool) {
 	f := fr.fn.file
 	var name string
 	switch x := e.(type) {
@@ -762,7 +759,7 @@ func (b *builder) namedElem(fr *frame, e ast.Expr, in *instance) (int, bool) {
 	if root == nil {
 		return 0, false
 	}
-	id, ok := b.ver.elems[b.scope(fr, f.key(root))][name]
+	id, ok := b.elems[b.scope(fr, f.key(root))][name]
 	return id, ok
 }
 

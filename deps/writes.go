@@ -3,7 +3,6 @@ package deps
 import (
 	"go/ast"
 	"go/token"
-	"sort"
 	"strings"
 )
 
@@ -126,11 +125,7 @@ func (b *builder) callFrom(fr *frame, in *instance, c, top *ast.CallExpr, ids []
 	if id, ok := in.callIDs[c.End()]; ok {
 		return []int{id}
 	}
-	if b.ver != nil {
-		// No node of the call was made: its operands are read again.
-		return nil
-	}
-	return b.reads(fr, c, nil, in)
+	return b.view.callRead(fr, in, c)
 }
 
 // writtenOperand returns the operand an argument of a call may have
@@ -187,18 +182,7 @@ func (b *builder) isVar(fr *frame, key string) bool {
 // variable are read through it from now on: id depends on them.
 func (b *builder) possiblyWritten(fr *frame, key string, id int) {
 	b.define(fr, key, id, false)
-	if b.ver != nil {
-		sc := b.scope(fr, key)
-		var elems []int
-		for _, e := range b.ver.elems[sc] {
-			elems = append(elems, e)
-		}
-		sort.Ints(elems)
-		for _, e := range elems {
-			b.edge(e, id, Data)
-		}
-		delete(b.ver.elems, sc)
-	}
+	b.view.mayHaveWritten(fr, key, id)
 	for k := range b.storage(varRef{b.owner(fr, key), key}, false) {
 		if defs := b.mem[k]; defs != nil {
 			defs[id] = true

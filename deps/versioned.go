@@ -1,0 +1,99 @@
+package deps
+
+import (
+	"go/ast"
+	"go/token"
+	"sort"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// The versioned view's answers to the replay (view): what the summary
+// graph does not keep, the values read (to name elements by their
+// index), the arguments parameters took, and the element and field
+// definitions named for each variable.
+
+func (b *versioned) sawRead(in *instance, pos token.Pos, e *trace.Event) {
+	if len(e.Values) > 0 {
+		if in.read == nil {
+			in.read = map[token.Pos]trace.Value{}
+		}
+		in.read[pos] = e.Values[0]
+	}
+}
+
+func (b *versioned) argument(id int, f *file, arg ast.Expr) {
+	b.g.Nodes[id].Arg = f.text(arg)
+}
+
+func (b *versioned) redefined(fr *frame, root string) {
+	delete(b.elems, b.scope(fr, root))
+}
+
+func (b *versioned) copiesInStorage() bool { return false }
+
+func (b *versioned) assigned(fr *frame, in *instance, u *unit, l, r ast.Expr, d *pending, def defFunc) ([]int, bool) {
+	switch {
+	case appendsTo(l, r):
+		from, es, ok := b.appended(fr, in, u, l, r, def)
+		if !ok {
+			return b.reads(fr, r, nil, in), true
+		}
+		d.elems = es
+		return from, true
+	case copiesVar(l, r):
+		// q := p: q's parts are p's (elems.go).
+		f := u.fn.file
+		from := b.reads(fr, r, nil, in)
+		p := ast.Unparen(r).(*ast.Ident)
+		d.elems = renamedParts(b.elems[b.scope(fr, f.key(p))], p.Name, rootName(l))
+		return from, true
+	}
+	return nil, false
+}
+
+func (b *versioned) target(f *file, l ast.Expr, in *instance, _ bool) (name, elem string) {
+	if en, coll, ok := b.elemDef(f, l, in); ok {
+		return en, coll
+	}
+	if en := b.elemLabel(f, l, in); en != "" {
+		// The index was not read where the trace says (an
+		// expression): the write's location names the element.
+		return en, rootName(l)
+	}
+	return f.text(l), ""
+}
+
+func (b *versioned) defined(*frame, *instance, *unit, *pending, defFunc) {}
+
+func (b *versioned) settled(fr *frame, d *pending) {
+	sc := b.scope(fr, d.root)
+	if d.elems != nil {
+		b.elems[sc] = d.elems
+	} else if !d.strong {
+		if b.elems[sc] == nil {
+			b.elems[sc] = map[string]int{}
+		}
+		b.elems[sc][d.name] = d.id
+	}
+}
+
+// callRead: no node was made for the call, its operands are read again.
+func (b *versioned) callRead(*frame, *instance, *ast.CallExpr) []int { return nil }
+
+// mayHaveWritten: the elements and fields named for the variable are
+// read through it from now on: id depends on them.
+func (b *versioned) mayHaveWritten(fr *frame, key string, id int) {
+	sc := b.scope(fr, key)
+	var elems []int
+	for _, e := range b.elems[sc] {
+		elems = append(elems, e)
+	}
+	sort.Ints(elems)
+	for _, e := range elems {
+		b.edge(e, id, Data)
+	}
+	delete(b.elems, sc)
+}
+
+func (b *versioned) finish() {}
