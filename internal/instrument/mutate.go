@@ -349,7 +349,7 @@ type testResult struct {
 
 var (
 	durationRe = regexp.MustCompile(`\(\d+\.\d+s\)`)
-	hexRe      = regexp.MustCompile(`0x[0-9a-f]+|goroutine \d+`)
+	hexRe      = regexp.MustCompile(`0x[0-9a-f]{6,}|goroutine \d+`) // addresses, not a byte's value
 )
 
 // runMutant runs a test binary with mutant id enabled (0: the original)
@@ -442,7 +442,9 @@ func parseVerbose(out string) map[string]testResult {
 			endReport()
 			report, indent = &strings.Builder{}, lead
 			report.WriteString(t)
-		case report != nil && t != "" && lead > indent:
+		case report != nil && t == "":
+			// a blank line inside a report (testify's before its diff)
+		case report != nil && lead > indent:
 			report.WriteByte('\n')
 			report.WriteString(t)
 		default:
