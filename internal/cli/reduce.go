@@ -464,8 +464,12 @@ func logTest(w io.Writer, ev reducecmd.Event) {
 		// first line of standard error.
 		if msg := oracle.ParseMessage(ev.Run.Output); msg != "" {
 			why = ": " + msg
+		} else if msg, _ := oracle.ParsePanic(ev.Run.Output); msg != "" {
+			why = ": " + msg
 		} else if line, _, _ := strings.Cut(strings.TrimSpace(string(ev.Run.Stderr)), "\n"); line != "" {
 			why = ": " + line
+		} else if t := oracle.FailedTest(ev.Run.Output); t != "" {
+			why = ": --- FAIL: " + t
 		}
 	}
 	fmt.Fprintf(w, "test %-3d %-6s %5d bytes  %s (%s, %s)%s\n", ev.Number, ev.Level, ev.Bytes, ev.Outcome, ev.Run.Exit, ev.Run.Duration.Round(time.Millisecond), why)

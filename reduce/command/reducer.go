@@ -415,7 +415,7 @@ func (x *reduction) test(ctx context.Context, units []unit, c []int32) reduce.Ou
 	files := in.files(in.selectIDs(units, c))
 	// A candidate already tested (the current result, found by a level
 	// that ran without the filter) needs no check.
-	if x.Syntax != nil && x.mode() == reduce.Min && !x.cache.known(keyOf(files)) && !x.parses(in, files) {
+	if x.Syntax != nil && x.mode() == reduce.Min && !x.cache.known(keyOf(files)) && (!x.parses(in, files) || x.layoutOnly(in, files)) {
 		return reduce.Unresolved
 	}
 	return x.testFiles(ctx, files)

@@ -80,6 +80,35 @@ func (x *reduction) parses(in *Input, files []File) bool {
 	return true
 }
 
+// layoutOnly reports whether a candidate of a level only changes the
+// layout of files whose syntax tells (rewrite.Layout): the blank lines
+// the lines level deletes one test each, which the final result loses
+// in one (see normalize). It counts such a candidate as skipped.
+func (x *reduction) layoutOnly(in *Input, files []File) bool {
+	if len(files) != len(in.Files) {
+		return false
+	}
+	changed := false
+	for i, f := range files {
+		old := in.Files[i]
+		if f.Path != old.Path {
+			return false
+		}
+		if string(f.Data) == string(old.Data) {
+			continue
+		}
+		l, ok := x.Syntax(f.Path).(rewrite.Layout)
+		if !ok || !l.SameTokens(f.Path, old.Data, f.Data) {
+			return false
+		}
+		changed = true
+	}
+	if changed {
+		x.skip()
+	}
+	return changed
+}
+
 // setsCheck checks the files of a directory candidate together, for the
 // syntaxes that check sets of files (the Go files of a package must
 // type-check together); old holds the files the candidate derives from.
@@ -235,32 +264,67 @@ func (x *reduction) saveFiles(files []File) error {
 }
 
 // normalize formats the final result with the syntaxes (gofmt for Go,
-// the original's indentation for JSON) and keeps it when it still fails.
+// the original's indentation for JSON) and keeps it when it still fails;
+// first compacted (rewrite.Compacter: without Go's blank lines), then,
+// if that does not fail, only formatted.
 func (x *reduction) normalize(ctx context.Context, fail selection) (*Input, error) {
 	in := x.current()
-	files := in.files(fail)
-	changed := false
-	for i, f := range files {
-		syn := x.Syntax(f.Path)
-		if syn == nil {
-			continue
+	orig := in.files(fail)
+	format := func(compact bool) ([]File, bool) {
+		files := append([]File(nil), orig...)
+		changed := false
+		for i, f := range files {
+			syn := x.Syntax(f.Path)
+			if syn == nil {
+				continue
+			}
+			text := f.Data
+			if c, ok := syn.(rewrite.Compacter); ok && compact {
+				text = c.Compact(f.Path, text)
+			}
+			norm, err := syn.Normalize(f.Path, f.Data, text)
+			if err == nil && string(norm) != string(f.Data) {
+				files[i].Data = norm
+				changed = true
+			}
 		}
-		norm, err := syn.Normalize(f.Path, f.Data, f.Data)
-		if err == nil && string(norm) != string(f.Data) {
-			files[i].Data = norm
-			changed = true
-		}
-	}
-	if !changed {
-		return nil, nil
+		return files, changed
 	}
 	x.mu.Lock()
 	x.stats.Level = "format"
 	x.mu.Unlock()
-	if x.testFiles(ctx, files) != reduce.Fail {
-		return nil, x.fatalErr()
+	compact, cchanged := format(true)
+	plain, pchanged := format(false)
+	for _, c := range []struct {
+		files   []File
+		changed bool
+	}{{compact, cchanged}, {plain, pchanged}} {
+		if !c.changed {
+			continue
+		}
+		if x.testFiles(ctx, c.files) == reduce.Fail {
+			return x.rebase(c.files), nil
+		}
+		if err := x.fatalErr(); err != nil {
+			return nil, err
+		}
+		if !pchanged || sameFiles(compact, plain) {
+			break
+		}
 	}
-	return x.rebase(files), nil
+	return nil, nil
+}
+
+func sameFiles(a, b []File) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Path != b[i].Path || string(a[i].Data) != string(b[i].Data) {
+			return false
+		}
+	}
+	return true
 }
 
 // shortcut tests the candidate of one of the Shortcuts on the files

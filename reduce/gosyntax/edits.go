@@ -251,6 +251,7 @@ func (a *analysis) addStmts(depth int, list []ast.Stmt) {
 // that depth.
 type round struct {
 	key   rewrite.Key
+	name  string // what it edits, for progress reports
 	edits func() []rewrite.Edit
 }
 
@@ -259,40 +260,44 @@ type round struct {
 func (a *analysis) rounds() []round {
 	var rs []round
 	stage, kind := 0, 0
-	add := func(depth, variant int, f func() []rewrite.Edit) {
-		rs = append(rs, round{rewrite.Key{stage, kind, depth, variant}, f})
+	add := func(name string, depth, variant int, f func() []rewrite.Edit) {
+		rs = append(rs, round{rewrite.Key{stage, kind, depth, variant}, name, f})
 	}
-	next := func(fs ...func() []rewrite.Edit) {
-		for _, f := range fs {
-			add(0, 0, f)
+	type named struct {
+		name string
+		f    func() []rewrite.Edit
+	}
+	next := func(ns ...named) {
+		for _, n := range ns {
+			add(n.name, 0, 0, n.f)
 			kind++
 		}
 	}
-	next(a.comments, a.decls, a.members)
+	next(named{"comments", a.comments}, named{"decls", a.decls}, named{"members", a.members})
 	for d := range a.lits {
-		add(d, 0, func() []rewrite.Edit { return a.elements(d) })
+		add("elements", d, 0, func() []rewrite.Edit { return a.elements(d) })
 	}
 	kind++
-	next(a.receivers, a.results)
+	next(named{"receivers", a.receivers}, named{"results", a.results})
 	for d := range a.stmts {
-		add(d, 0, func() []rewrite.Edit { return a.deleteStmts(d) })
-		add(d, 1, func() []rewrite.Edit { return a.unwrap(d, false) })
-		add(d, 2, func() []rewrite.Edit { return a.unwrap(d, true) })
+		add("stmts", d, 0, func() []rewrite.Edit { return a.deleteStmts(d) })
+		add("then", d, 1, func() []rewrite.Edit { return a.unwrap(d, false) })
+		add("else", d, 2, func() []rewrite.Edit { return a.unwrap(d, true) })
 	}
 	kind++
-	next(a.deleteDefs, a.params, a.args)
+	next(named{"defs", a.deleteDefs}, named{"params", a.params}, named{"args", a.args})
 	for d := range a.exprs {
-		add(d, 0, func() []rewrite.Edit { return a.operand(d, false) })
-		add(d, 1, func() []rewrite.Edit { return a.operand(d, true) })
-		add(d, 2, func() []rewrite.Edit { return a.zero(d) })
+		add("operand", d, 0, func() []rewrite.Edit { return a.operand(d, false) })
+		add("operand", d, 1, func() []rewrite.Edit { return a.operand(d, true) })
+		add("zero", d, 2, func() []rewrite.Edit { return a.zero(d) })
 	}
 	kind++
-	next(a.inline, a.inlineFuncs)
+	next(named{"inline", a.inline}, named{"inline", a.inlineFuncs})
 	// The edits of a name or a literal: many, each of a few bytes, and
 	// often each a test that fails otherwise (a test's message prints
 	// the literal); they wait until the rounds above are done.
 	stage = 1
-	next(a.shortenIdents, a.emptyLiterals, a.halveStrings)
+	next(named{"idents", a.shortenIdents}, named{"literals", a.emptyLiterals}, named{"literals", a.halveStrings})
 	return rs
 }
 

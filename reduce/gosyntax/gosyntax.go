@@ -238,7 +238,8 @@ func (s *Syntax) Check(path string, old, candidate []byte) error {
 		return err
 	}
 	// The imports Normalize would delete only leave errors about
-	// something unused, which are benign.
+	// something unused, which are benign, but when the oracle compiles
+	// the candidate as it is (Compiled: the levels run it unformatted).
 	return s.newTypeError(fset, f, base)
 }
 
@@ -447,8 +448,8 @@ func (s *Syntax) usedNamesOf(text []byte) map[string]bool {
 // program, and the next rounds delete what is unused. None is when the
 // oracle compiles the candidates.
 func (s *Syntax) benign(msg string) bool {
-	return !s.Compiled && strings.HasPrefix(msg, "declared and not used") || strings.HasSuffix(msg, "imported and not used") ||
-		strings.Contains(msg, "is not used")
+	return !s.Compiled && (strings.HasPrefix(msg, "declared and not used") || strings.HasSuffix(msg, "imported and not used") ||
+		strings.Contains(msg, "is not used"))
 }
 
 // importName is the name an import declares: its alias, or a guess from
@@ -516,6 +517,20 @@ func (s *Syntax) Keys(path string, text []byte) (keys []rewrite.Key) {
 		keys = append(keys, r.key)
 	}
 	return keys
+}
+
+// RoundName names round of Edits on text (rewrite.Named): "decls",
+// "stmts", "literals"; "" when there is no such round.
+func (s *Syntax) RoundName(path string, text []byte, round int) (name string) {
+	defer func() {
+		if recover() != nil {
+			name = ""
+		}
+	}()
+	if rs := s.rounds(path, text); round < len(rs) {
+		return rs[round].name
+	}
+	return ""
 }
 
 // rounds analyzes text and returns its rounds.

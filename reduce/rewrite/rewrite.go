@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -141,7 +142,8 @@ type Config struct {
 	// Workers is the number of candidates tested concurrently.
 	Workers int
 	// OnRound, if set, is called before each round that has edits with
-	// the syntax's name, the file and the round number.
+	// the syntax's name (followed by the round's, "go/decls", when the
+	// syntax is Named), the file ("" for several) and the round number.
 	OnRound func(syntax, path string, round int)
 	// OnSkip, if set, is called for each candidate that is not tested
 	// because Normalize rejected it. Calls may be concurrent.
@@ -149,6 +151,10 @@ type Config struct {
 	// OnImprove, if set, is called, serialized, with each smaller
 	// failing candidate found.
 	OnImprove func(files []File)
+	// Memory, if set, keeps the edits that failed alone across calls of
+	// Reduce on the same input as it shrinks (the sweeps of a
+	// reduction); nil: each call has its own.
+	Memory *Memory
 }
 
 // Stats counts the work of Reduce.
@@ -190,6 +196,12 @@ type Keyed interface {
 	Keys(path string, text []byte) []Key
 }
 
+// A Named Syntax names its rounds, for progress reports: the name of
+// round i of Edits on text ("decls", "stmts").
+type Named interface {
+	RoundName(path string, text []byte, round int) string
+}
+
 // Reduce applies the syntaxes' edits to the files for as long as the
 // result keeps failing and shrinks (once normalized), round after round,
 // until no round makes progress. The rounds of all files run key by key
@@ -202,6 +214,9 @@ type Keyed interface {
 func Reduce(ctx context.Context, files []File, test Test, cfg Config) ([]File, Stats, error) {
 	r := &reducer{test: test, cfg: cfg, files: append([]File(nil), files...)}
 	r.keys = make([]keysOf, len(files))
+	if r.cfg.Memory == nil {
+		r.cfg.Memory = &Memory{}
+	}
 	for stage := 0; ; stage++ {
 		r.later = false
 		if err := r.stage(ctx, stage); err != nil {
@@ -214,10 +229,22 @@ func Reduce(ctx context.Context, files []File, test Test, cfg Config) ([]File, S
 }
 
 // stage runs the rounds of the stages up to stage until none makes
-// progress.
+// progress. The passes over the rounds leave out the edits that failed
+// alone before (see Memory) until one makes no progress; a last pass
+// then tests those too, each alone, so that the result is 1-minimal
+// with respect to every edit of every round.
 func (r *reducer) stage(ctx context.Context, stage int) error {
-	for progress := true; progress; {
-		progress = false
+	r.strict = false
+	for progress := true; ; {
+		if !progress {
+			if r.strict || !r.deferred {
+				return nil
+			}
+			r.strict = true
+		} else {
+			r.strict = false
+		}
+		progress, r.deferred = false, false
 		// The rounds of the files that are not Keyed: the next one of
 		// each, and whether there is one.
 		nextRound := make([]int, len(r.files))
@@ -229,7 +256,7 @@ func (r *reducer) stage(ctx context.Context, stage int) error {
 				break
 			}
 			var edits []fileEdit
-			first := -1
+			first, firstRound := -1, 0
 			for _, p := range plan {
 				f := r.files[p.file]
 				es, more := f.Syntax.Edits(f.Path, f.Data, p.round)
@@ -241,7 +268,7 @@ func (r *reducer) stage(ctx context.Context, stage int) error {
 					edits = append(edits, fileEdit{p.file, e})
 				}
 				if len(es) > 0 && first < 0 {
-					first = p.file
+					first, firstRound = p.file, p.round
 				}
 			}
 			last = &key
@@ -254,7 +281,13 @@ func (r *reducer) stage(ctx context.Context, stage int) error {
 				if edits[len(edits)-1].file != first {
 					path = "" // several files
 				}
-				r.cfg.OnRound(f.Syntax.Name(), path, plan[0].round)
+				label := f.Syntax.Name()
+				if n, ok := f.Syntax.(Named); ok {
+					if name := n.RoundName(f.Path, f.Data, firstRound); name != "" {
+						label += "/" + name
+					}
+				}
+				r.cfg.OnRound(label, path, firstRound)
 			}
 			r.stats.Rounds++
 			improved, err := r.round(ctx, edits)
@@ -264,7 +297,6 @@ func (r *reducer) stage(ctx context.Context, stage int) error {
 			progress = progress || improved
 		}
 	}
-	return nil
 }
 
 type reducer struct {
@@ -273,6 +305,9 @@ type reducer struct {
 	files []File
 	keys  []keysOf // of each file's current text, when Keyed
 	later bool     // a round of a later stage was left out
+
+	strict   bool // this pass tests the edits that failed alone before too
+	deferred bool // this pass left some of those out
 
 	mu    sync.Mutex // guards stats and serializes OnImprove
 	stats Stats
@@ -406,7 +441,25 @@ func (r *reducer) round(ctx context.Context, edits []fileEdit) (bool, error) {
 		return out, total, "", nil
 	}
 	bestSize := size
-	test := func(ctx context.Context, kept []int) reduce.Outcome {
+	// The edits that failed alone before are left out of delta debugging
+	// (they stay unapplied) and, in a strict pass, tested one by one
+	// after it.
+	prints := make([]string, len(edits))
+	var open, known []int
+	for k, e := range edits {
+		prints[k] = fingerprint(cur[e.file], e.edit)
+		if r.cfg.Memory.failed(prints[k]) {
+			known = append(known, k)
+		} else {
+			open = append(open, k)
+		}
+	}
+	if len(known) > 0 && !r.strict {
+		r.deferred = true
+	}
+	// try tests the files that the kept edits yield (all the others
+	// applied) and remembers an edit that failed alone.
+	try := func(ctx context.Context, kept []int) reduce.Outcome {
 		if len(kept) == len(edits) {
 			return reduce.Fail // the current files
 		}
@@ -427,7 +480,10 @@ func (r *reducer) round(ctx context.Context, edits []fileEdit) (bool, error) {
 		r.stats.Tests++
 		r.mu.Unlock()
 		out := r.test(ctx, files)
-		if out == reduce.Fail && ctx.Err() == nil {
+		if ctx.Err() != nil {
+			return out
+		}
+		if out == reduce.Fail {
 			r.mu.Lock()
 			if total < bestSize {
 				bestSize = total
@@ -436,12 +492,34 @@ func (r *reducer) round(ctx context.Context, edits []fileEdit) (bool, error) {
 				}
 			}
 			r.mu.Unlock()
+		} else if len(kept) == len(edits)-1 {
+			r.cfg.Memory.fail(prints[missing(kept)])
 		}
 		return out
 	}
-	res, err := reduce.DD(ctx, idx, test, reduce.Min, reduce.Config{Workers: r.cfg.Workers})
-	if len(res.Fail) < len(edits) {
-		files, total, _, cerr := candidate(res.Fail)
+	// Delta debugging runs over the open edits: its elements are the
+	// open edits left out; the known ones are always left out.
+	test := func(ctx context.Context, keptOpen []int) reduce.Outcome {
+		return try(ctx, merge(keptOpen, known))
+	}
+	var kept []int
+	var err error
+	if sparse(ctx, open, test, r.cfg.Workers) {
+		// Neither all the open edits nor either half of them: the
+		// edits that fail alone are likely many and spread out, which
+		// delta debugging finds at two tests each, and testing each
+		// alone at one.
+		kept, err = r.singles(ctx, merge(open, known), open, try)
+	} else {
+		var res reduce.Result[int]
+		res, err = reduce.DD(ctx, open, test, reduce.Min, reduce.Config{Workers: r.cfg.Workers})
+		kept = merge(res.Fail, known)
+	}
+	if err == nil && r.strict && len(known) > 0 {
+		kept, err = r.singles(ctx, kept, known, try)
+	}
+	if len(kept) < len(edits) {
+		files, total, _, cerr := candidate(kept)
 		if cerr == nil && total < size {
 			r.files = files
 			return true, err
@@ -451,6 +529,108 @@ func (r *reducer) round(ctx context.Context, edits []fileEdit) (bool, error) {
 		return false, fmt.Errorf("rewrite: %w", err)
 	}
 	return false, nil
+}
+
+// sparse tests the candidates that apply all the open edits and either
+// half of them (those delta debugging starts with: it finds them in the
+// cache), and reports whether none fails.
+func sparse(ctx context.Context, open []int, test func(context.Context, []int) reduce.Outcome, workers int) bool {
+	if len(open) < 4 {
+		return false
+	}
+	if test(ctx, nil) == reduce.Fail || ctx.Err() != nil {
+		return false
+	}
+	half := len(open) - len(open)/2
+	halves := [][]int{open[:half], open[half:]} // the open edits kept
+	outs := make([]reduce.Outcome, len(halves))
+	var wg sync.WaitGroup
+	for i, h := range halves {
+		if workers < 2 {
+			outs[i] = test(ctx, h)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = test(ctx, h)
+		}()
+	}
+	wg.Wait()
+	return ctx.Err() == nil && !slices.Contains(outs, reduce.Fail)
+}
+
+// singles tests each of the edits of known alone on the files that kept
+// yields, in order, Workers at a time, and applies those that still
+// fail: an edit that failed alone before may not fail alone now.
+func (r *reducer) singles(ctx context.Context, kept, known []int, try func(context.Context, []int) reduce.Outcome) ([]int, error) {
+	workers := max(r.cfg.Workers, 1)
+	for i := 0; i < len(known); {
+		batch := known[i:min(i+workers, len(known))]
+		outs := make([]reduce.Outcome, len(batch))
+		var wg sync.WaitGroup
+		for b, k := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[b] = try(ctx, without(kept, k))
+			}()
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return kept, err
+		}
+		next := i + len(batch)
+		for b, o := range outs {
+			if o == reduce.Fail {
+				// The tests after it in the batch ran without it:
+				// they run again.
+				kept = without(kept, batch[b])
+				next = i + b + 1
+				break
+			}
+		}
+		i = next
+	}
+	return kept, nil
+}
+
+// merge returns the union of two sorted sets of indices.
+func merge(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		if j == len(b) || i < len(a) && a[i] < b[j] {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	return out
+}
+
+// without returns the sorted set s without x.
+func without(s []int, x int) []int {
+	out := make([]int, 0, len(s))
+	for _, y := range s {
+		if y != x {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
+// missing returns the one index below len(kept)+1 that the sorted set
+// kept lacks.
+func missing(kept []int) int {
+	for i, k := range kept {
+		if k != i {
+			return i
+		}
+	}
+	return len(kept)
 }
 
 // String reduces one text of the given syntax, named name (a file name
@@ -466,4 +646,18 @@ func String(ctx context.Context, syn Syntax, name, text string, fails func(ctx c
 	}
 	out, _, err := Reduce(ctx, []File{{Path: name, Data: []byte(text), Syntax: syn}}, test, Config{Workers: workers})
 	return string(out[0].Data), err
+}
+
+// A Layout Syntax tells whether two texts differ in layout only (blank
+// lines, spaces): a candidate of the levels that changes nothing else is
+// not worth a test.
+type Layout interface {
+	SameTokens(path string, a, b []byte) bool
+}
+
+// A Compacter Syntax deletes what a text's layout has beyond what its
+// canonical form (Normalize) needs: the blank lines of Go, which gofmt
+// keeps. The final result is compacted when it still fails so.
+type Compacter interface {
+	Compact(path string, text []byte) []byte
 }

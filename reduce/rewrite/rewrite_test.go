@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/culprit-go/culprit/reduce"
@@ -136,5 +137,66 @@ func TestReduceKeyed(t *testing.T) {
 	want := []string{`0 ""`, `0 ""`, `0 ""`, `1 ""`}
 	if strings.Join(rounds, ", ") != strings.Join(want, ", ") {
 		t.Errorf("rounds %v, want %v", rounds, want)
+	}
+}
+
+// lines is a toy syntax: round 0 deletes a line per edit, round 1
+// replaces each line "cc" by "x".
+type lines struct{}
+
+func (lines) Name() string { return "lines" }
+
+func (lines) Edits(_ string, text []byte, round int) ([]rewrite.Edit, bool) {
+	var out []rewrite.Edit
+	start := 0
+	for i, c := range text {
+		if c != '\n' {
+			continue
+		}
+		switch {
+		case round == 0:
+			out = append(out, rewrite.Edit{{Start: start, End: i + 1}})
+		case string(text[start:i]) == "cc":
+			out = append(out, rewrite.Edit{{Start: start, End: i, Text: "x"}})
+		}
+		start = i + 1
+	}
+	return out, round < 1
+}
+
+func (lines) Normalize(_ string, _, c []byte) ([]byte, error) { return c, nil }
+
+// TestMemory: an edit that failed alone is left out of the passes that
+// follow, and tested alone again once they make no progress, so the
+// result is still 1-minimal: here "b" cannot go while "cc" is there,
+// and once "cc" is "x" it can.
+func TestMemory(t *testing.T) {
+	in := "a\nb\ngamma\ncc\n"
+	has := func(text, line string) bool { return strings.Contains("\n"+text, "\n"+line+"\n") }
+	for _, workers := range []int{1, 2} {
+		var mu sync.Mutex
+		tested := map[string]int{}
+		test := func(_ context.Context, files []rewrite.File) reduce.Outcome {
+			text := string(files[0].Data)
+			mu.Lock()
+			tested[text]++
+			mu.Unlock()
+			if has(text, "gamma") && (has(text, "b") || has(text, "x")) && (has(text, "cc") || has(text, "x")) {
+				return reduce.Fail
+			}
+			return reduce.Pass
+		}
+		out, _, err := rewrite.Reduce(context.Background(), []rewrite.File{{Path: "l", Data: []byte(in), Syntax: lines{}}}, test, rewrite.Config{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(out[0].Data); got != "gamma\nx\n" {
+			t.Errorf("workers %d: Reduce = %q, want %q", workers, got, "gamma\nx\n")
+		}
+		// Without "b" in the pass after "cc" became "x", that pass tests
+		// the deletion of "b" alone only after it made no progress.
+		if tested["gamma\nx\n"] != 1 {
+			t.Errorf("workers %d: the result was tested %d times, want once: %v", workers, tested["gamma\nx\n"], tested)
+		}
 	}
 }
