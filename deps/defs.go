@@ -25,17 +25,17 @@ func (b *builder) lookup(fr *frame, k string) map[int]bool {
 
 // define records a definition of the operand named by root.
 func (b *builder) define(fr *frame, root string, id int, strong bool) {
-	b.forget(fr, root)
 	m, key := fr.vars, root
 	if f, sc := fr.holder(root); f != nil {
 		m = f.vars
 	} else if sc.global != "" {
 		m, key = b.global, sc.global
 	}
-	if strong || m[key] == nil {
+	replaced := strong || m[key] == nil
+	if replaced {
 		m[key] = only(m[key], -1)
-		b.view.redefined(fr, root)
 	}
+	b.view.defining(fr, root, replaced)
 	m[key][id] = true
 }
 
@@ -129,7 +129,7 @@ func (b *builder) written(fr *frame, in *instance, l, rhs ast.Expr, key string, 
 		return
 	}
 	if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && ast.Unparen(ix.X) == rootIdent(l) {
-		b.sawElems(fr, key, loc)
+		b.view.wroteElem(fr, key, loc)
 	}
 	b.storage(ref, false)[k] = true
 	b.located[id] = true

@@ -62,7 +62,7 @@ type elemBase struct {
 
 // sawElems notes the storage of an element written through the
 // variable of key k.
-func (b *builder) sawElems(fr *frame, k string, loc loc) {
+func (b *summary) sawElems(fr *frame, k string, loc loc) {
 	if loc.Kind != trace.LocElem || loc.Base == 0 {
 		return
 	}
@@ -97,7 +97,7 @@ func appendCall(rhs ast.Expr) *ast.CallExpr {
 // a node per appended argument whose index the site may name ("ys[2]"),
 // depending on what the argument reads, and returns what each element of
 // ys holds after it; nil when the new length is not known.
-func (b *builder) appendedElems(fr *frame, in *instance, u *unit, l ast.Expr, c *ast.CallExpr, def func(string, token.Pos, []int) int) *appendRec {
+func (b *summary) appendedElems(fr *frame, in *instance, u *unit, l ast.Expr, c *ast.CallExpr, def func(string, token.Pos, []int) int) *appendRec {
 	f := u.fn.file
 	last, ok := in.lastValue(f.text(l))
 	if !ok || last.Tag != trace.ValRef {
@@ -173,7 +173,7 @@ func (b *builder) mayName(pos token.Pos, name string) bool {
 
 // appendedElem returns what element i of the variable of key k holds
 // when append defined the variable last and knew it; nil otherwise.
-func (b *builder) appendedElem(fr *frame, k string, i int64) []int {
+func (b *summary) appendedElem(fr *frame, k string, i int64) []int {
 	rec := b.appends[varKeyOf(fr, k)]
 	if rec == nil || i < 0 || i >= int64(len(rec.elems)) {
 		return nil
@@ -183,7 +183,7 @@ func (b *builder) appendedElem(fr *frame, k string, i int64) []int {
 
 // forget drops what a record of the variable of key k knows of its
 // elements: the variable was defined again.
-func (b *builder) forget(fr *frame, k string) {
+func (b *summary) forget(fr *frame, k string) {
 	if len(b.appends) > 0 {
 		delete(b.appends, varKeyOf(fr, k))
 	}

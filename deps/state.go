@@ -53,11 +53,6 @@ type builder struct {
 	posScratch  []token.Pos
 	idScratch   []int
 	free        []*instance // instances ended, for reuse
-	// Copies that keep their parts apart (elems.go): what the elements
-	// of variables defined by append hold, and where variables' elements
-	// were seen stored.
-	appends map[varKey]*appendRec
-	bases   map[varKey]elemBase
 
 	// The failure before the test's latest panic, back when it is
 	// recovered.
@@ -205,7 +200,7 @@ func newBuilder(prog *program, test *trace.Test) *builder {
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
 		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
 	}
-	b.view = &summary{b}
+	b.view = &summary{builder: b}
 	sites := prog.sites
 	if test != nil && len(test.Hits) > 0 {
 		b.hit = map[*unit]bool{}

@@ -26,9 +26,13 @@ func (b *versioned) argument(id int, f *file, arg ast.Expr) {
 	b.g.Nodes[id].Arg = f.text(arg)
 }
 
-func (b *versioned) redefined(fr *frame, root string) {
-	delete(b.elems, b.scope(fr, root))
+func (b *versioned) defining(fr *frame, root string, replaced bool) {
+	if replaced {
+		delete(b.elems, b.scope(fr, root))
+	}
 }
+
+func (b *versioned) wroteElem(*frame, string, loc) {}
 
 func (b *versioned) copiesInStorage() bool { return false }
 

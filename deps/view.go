@@ -26,9 +26,12 @@ type view interface {
 	// argument is told that parameter node id took the argument arg of
 	// a call in f.
 	argument(id int, f *file, arg ast.Expr)
-	// redefined is told that the variable of key root lost what it held
-	// to a definition.
-	redefined(fr *frame, root string)
+	// defining is told of a definition of the variable of key root,
+	// which replaced what it held or added to it.
+	defining(fr *frame, root string, replaced bool)
+	// wroteElem is told of an element written through the variable of
+	// key k, at loc.
+	wroteElem(fr *frame, k string, loc loc)
 	// copiesInStorage says whether a copy (q = p) keeps p's parts for q
 	// through the storage written (builder.written), not by name.
 	copiesInStorage() bool
@@ -76,6 +79,11 @@ type pending struct {
 // site, for every execution of the site.
 type summary struct {
 	*builder
+	// Copies that keep their parts apart (elems.go): what the elements
+	// of variables defined by append hold, and where variables' elements
+	// were seen stored.
+	appends map[varKey]*appendRec
+	bases   map[varKey]elemBase
 }
 
 func (s *summary) fresh(name string, f *file, pos token.Pos, fn *function) int {
@@ -86,7 +94,9 @@ func (s *summary) sawRead(*instance, token.Pos, *trace.Event) {}
 
 func (s *summary) argument(int, *file, ast.Expr) {}
 
-func (s *summary) redefined(*frame, string) {}
+func (s *summary) defining(fr *frame, root string, _ bool) { s.forget(fr, root) }
+
+func (s *summary) wroteElem(fr *frame, k string, loc loc) { s.sawElems(fr, k, loc) }
 
 func (s *summary) copiesInStorage() bool { return true }
 
