@@ -51,8 +51,14 @@ func TestParseJSONAddresses(t *testing.T) {
 	out := []byte(`{"Action":"pass","Package":"p","Test":"TestC/Contains((*A)(0xc000010030))"}
 {"Action":"fail","Package":"p","Test":"TestC/Contains((*A)(0xc000010058))"}
 {"Action":"pass","Package":"p","Test":"TestD/0x1f"}
+{"Action":"output","Package":"p","Output":"panic: test timed out after 20m0s\n"}
+{"Action":"output","Package":"p","Output":"\trunning tests:\n"}
+{"Action":"output","Package":"p","Output":"panic: again\n"}
 `)
-	got, _, _ := parseJSON(out)
+	got, _, _, tails := parseJSON(out)
+	if tails["p"] != "panic: test timed out after 20m0s" {
+		t.Errorf("package p stopped by %q, want the timeout's panic", tails["p"])
+	}
 	want := map[testKey]string{{"p", "TestC/Contains((*A)(0x?))"}: "fail", {"p", "TestD/0x1f"}: "pass"}
 	if len(got) != len(want) {
 		t.Fatalf("parseJSON = %v, want %v", got, want)

@@ -43,6 +43,9 @@ type run struct {
 	Hits       int
 	Exit       int
 	Output     string `json:"-"` // go test's non-JSON output (build errors), for diagnosis
+	// Tails are, by package, the first line it printed outside its
+	// tests that says why its binary stopped (a panic, a fatal error).
+	Tails map[string]string `json:"-"`
 }
 
 // result is one module's row.
@@ -120,6 +123,7 @@ func (h *harness) runModule(ctx context.Context, m entry) *result {
 		}
 		return keys[i].Test < keys[j].Test
 	})
+	missing := map[string]int{} // variant and package: tests missing so far
 	for _, k := range keys {
 		want := plain.Outcomes[k]
 		name := k.Package + "." + k.Test
@@ -133,8 +137,16 @@ func (h *harness) runModule(ctx context.Context, m entry) *result {
 			if got := res.Runs[v.Name].Outcomes[k]; got != want {
 				what := fmt.Sprintf("%s: plain %s, -events %s %s", name, want, v.Name, orNone(got))
 				// A package that failed whole (did not build) is not
-				// rerun test by test.
-				broken := res.Runs[v.Name].Outcomes[testKey{k.Package, packageTest}] == "fail" && plain.Outcomes[testKey{k.Package, packageTest}] != "fail"
+				// rerun test by test, nor are the tests missing past
+				// maxMissing in a package whose test binary stopped
+				// (a crash, a timeout): what stopped it is named.
+				pkgFailed := res.Runs[v.Name].Outcomes[testKey{k.Package, packageTest}] == "fail"
+				broken := pkgFailed && plain.Outcomes[testKey{k.Package, packageTest}] != "fail"
+				if got == "" && pkgFailed {
+					what += " (the test binary stopped: " + orNone(res.Runs[v.Name].Tails[k.Package]) + ")"
+					missing[v.Name+" "+k.Package]++
+					broken = broken || missing[v.Name+" "+k.Package] > maxMissing
+				}
 				if k.Test != packageTest && !broken {
 					if h.rerun(ctx, dir, k, v.Events, want, m.Flags) {
 						res.Flaky = append(res.Flaky, what+", then "+want+" alone")
@@ -172,6 +184,11 @@ func (h *harness) runModule(ctx context.Context, m entry) *result {
 
 // packageTest is the key of a package's own outcome (a failing package).
 const packageTest = "(package)"
+
+// maxMissing is how many of the tests missing from a package whose test
+// binary stopped are rerun alone; the rest are not (roaring's binary,
+// stopped by go test's timeout, left hundreds).
+const maxMissing = 10
 
 // rerun runs test k alone, instrumented with events (0: plain), up to
 // twice, and reports whether it then ended as it did plain: a test whose
@@ -257,7 +274,7 @@ func (h *harness) goTest(ctx context.Context, dir string, pkgs []string, events 
 		r.Calls, r.Hits = countTrace(traceDir)
 	}
 	r.Wall = time.Since(start).Seconds()
-	r.Outcomes, r.Elapsed, r.Output = parseJSON(out.Bytes())
+	r.Outcomes, r.Elapsed, r.Output, r.Tails = parseJSON(out.Bytes())
 	return r, nil
 }
 
@@ -289,10 +306,12 @@ func countTrace(dir string) (calls, hits int) {
 var addresses = regexp.MustCompile(`0x[0-9a-f]{5,}|time\.Date\([^)]*\)`)
 
 // parseJSON reads go test -json output: per-test outcomes, the summed
-// elapsed time of the packages (the test binaries' run time) and lines
-// that are not JSON.
-func parseJSON(data []byte) (map[testKey]string, float64, string) {
+// elapsed time of the packages (the test binaries' run time), lines that
+// are not JSON and, by package, the last telling line it printed outside
+// its tests (the first).
+func parseJSON(data []byte) (map[testKey]string, float64, string, map[string]string) {
 	out := map[testKey]string{}
+	tails := map[string]string{}
 	var elapsed float64
 	var other strings.Builder
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -328,9 +347,25 @@ func parseJSON(data []byte) (map[testKey]string, float64, string) {
 			}
 		case "build-output":
 			other.WriteString(ev.Output)
+		case "output":
+			if line := strings.TrimSpace(ev.Output); ev.Test == "" && tails[ev.Package] == "" && telling(line) {
+				tails[ev.Package] = line
+			}
 		}
 	}
-	return out, elapsed, other.String()
+	return out, elapsed, other.String(), tails
+}
+
+// telling reports whether a line a package printed outside its tests
+// may say why its test binary stopped: the first line of a panic or a
+// fatal error, or a signal.
+func telling(line string) bool {
+	for _, p := range []string{"panic: ", "fatal error: ", "unexpected fault", "signal: ", "SIG"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // loadAverage returns the 1, 5 and 15 minute load averages of the
