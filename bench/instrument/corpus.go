@@ -145,7 +145,7 @@ func corpus() []entry {
 		{Module: proof.Module{Path: "github.com/bits-and-blooms/bitset"}, Hazards: []string{"oldgo", "fuzz", "examples"}},
 		{Module: proof.Module{Path: "github.com/RoaringBitmap/roaring", Packages: []string{"./roaring64", "./BitSliceIndexing", "./internal"}},
 			Hazards: []string{"oldgo", "asm", "parallel"},
-			Why: "the root package's suite (no test honours -short) passed go test's 20-minute limit with every event recorded at load 20; the 64-bit bitmaps run the root's code"},
+			Why:     "the root package's suite (no test honours -short) passed go test's 20-minute limit with every event recorded at load 20; the 64-bit bitmaps run the root's code"},
 		{Module: proof.Module{Path: "github.com/dgraph-io/ristretto"}, Hazards: []string{"linkname", "testmain", "asm"}},
 		{Module: proof.Module{Path: "github.com/urfave/cli/v2"}, Hazards: []string{"parallel", "examples"}},
 		{Module: proof.Module{Path: "github.com/alecthomas/kong"}, Hazards: []string{"xtest"}},
