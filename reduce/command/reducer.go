@@ -222,12 +222,13 @@ func (r *Reducer) exec(ctx context.Context, root string, files []File) (oracle.R
 // reduction is the state of one Reduce call.
 type reduction struct {
 	*Reducer
-	in    *Input // the input the selections refer to: rebased after rewriting
-	root  string
-	fatal error
-	stop  context.CancelFunc
-	best  struct{ fail, pass selection } // of the input current when saved
-	bytes int                            // size of the failing result on disk
+	in     *Input // the input the selections refer to: rebased after rewriting
+	root   string
+	fatal  error
+	stop   context.CancelFunc
+	best   struct{ fail, pass selection } // of the input current when saved
+	bytes  int                            // size of the failing result on disk
+	memory *rewrite.Memory                // the edits of the tree passes that failed alone
 
 	// The syntax filter of the levels' candidates (see parses).
 	unparsed  map[string]bool // files whose original does not parse: not filtered

@@ -193,8 +193,12 @@ func (x *reduction) rewrite(ctx context.Context, fail selection) (*Input, error)
 		}
 		return out
 	}
+	if x.memory == nil {
+		x.memory = &rewrite.Memory{}
+	}
 	cfg := rewrite.Config{
 		Workers: x.Jobs,
+		Memory:  x.memory, // what failed alone in the sweeps before
 		OnRound: func(syntax, _ string, _ int) {
 			x.mu.Lock()
 			x.stats.Level = syntax

@@ -217,86 +217,102 @@ func Reduce(ctx context.Context, files []File, test Test, cfg Config) ([]File, S
 	if r.cfg.Memory == nil {
 		r.cfg.Memory = &Memory{}
 	}
-	for stage := 0; ; stage++ {
-		r.later = false
-		if err := r.stage(ctx, stage); err != nil {
-			return r.files, r.stats, err
+	// The passes leave out the edits that failed alone before (see
+	// Memory) until the last stage makes no progress; a strict pass then
+	// tests those too, each alone, so that the result is 1-minimal with
+	// respect to every edit of every round, or starts over.
+	for {
+		last := 0
+		for stage := 0; ; stage++ {
+			r.later = false
+			if err := r.stage(ctx, stage); err != nil {
+				return r.files, r.stats, err
+			}
+			if last = stage; !r.later {
+				break
+			}
 		}
-		if !r.later {
+		if !r.deferred {
 			return r.files, r.stats, nil
+		}
+		r.strict = true
+		progress, err := r.pass(ctx, last)
+		r.strict = false
+		if err != nil || !progress {
+			return r.files, r.stats, err
 		}
 	}
 }
 
 // stage runs the rounds of the stages up to stage until none makes
-// progress. The passes over the rounds leave out the edits that failed
-// alone before (see Memory) until one makes no progress; a last pass
-// then tests those too, each alone, so that the result is 1-minimal
-// with respect to every edit of every round.
+// progress.
 func (r *reducer) stage(ctx context.Context, stage int) error {
-	r.strict = false
-	for progress := true; ; {
-		if !progress {
-			if r.strict || !r.deferred {
-				return nil
-			}
-			r.strict = true
-		} else {
-			r.strict = false
-		}
-		progress, r.deferred = false, false
-		// The rounds of the files that are not Keyed: the next one of
-		// each, and whether there is one.
-		nextRound := make([]int, len(r.files))
-		done := make([]bool, len(r.files))
-		var last *Key
-		for {
-			key, plan := r.plan(stage, last, nextRound, done)
-			if plan == nil {
-				break
-			}
-			var edits []fileEdit
-			first, firstRound := -1, 0
-			for _, p := range plan {
-				f := r.files[p.file]
-				es, more := f.Syntax.Edits(f.Path, f.Data, p.round)
-				if _, ok := f.Syntax.(Keyed); !ok {
-					nextRound[p.file] = p.round + 1
-					done[p.file] = !more
-				}
-				for _, e := range es {
-					edits = append(edits, fileEdit{p.file, e})
-				}
-				if len(es) > 0 && first < 0 {
-					first, firstRound = p.file, p.round
-				}
-			}
-			last = &key
-			if len(edits) == 0 {
-				continue
-			}
-			if r.cfg.OnRound != nil {
-				f := r.files[first]
-				path := f.Path
-				if edits[len(edits)-1].file != first {
-					path = "" // several files
-				}
-				label := f.Syntax.Name()
-				if n, ok := f.Syntax.(Named); ok {
-					if name := n.RoundName(f.Path, f.Data, firstRound); name != "" {
-						label += "/" + name
-					}
-				}
-				r.cfg.OnRound(label, path, firstRound)
-			}
-			r.stats.Rounds++
-			improved, err := r.round(ctx, edits)
-			if err != nil {
-				return err
-			}
-			progress = progress || improved
+	for {
+		progress, err := r.pass(ctx, stage)
+		if err != nil || !progress {
+			return err
 		}
 	}
+}
+
+// pass runs each round of the stages up to stage once, and reports
+// whether one made progress. It records whether it left out edits that
+// failed alone before (deferred).
+func (r *reducer) pass(ctx context.Context, stage int) (bool, error) {
+	progress := false
+	r.deferred = false
+	// The rounds of the files that are not Keyed: the next one of
+	// each, and whether there is one.
+	nextRound := make([]int, len(r.files))
+	done := make([]bool, len(r.files))
+	var last *Key
+	for {
+		key, plan := r.plan(stage, last, nextRound, done)
+		if plan == nil {
+			break
+		}
+		var edits []fileEdit
+		first, firstRound := -1, 0
+		for _, p := range plan {
+			f := r.files[p.file]
+			es, more := f.Syntax.Edits(f.Path, f.Data, p.round)
+			if _, ok := f.Syntax.(Keyed); !ok {
+				nextRound[p.file] = p.round + 1
+				done[p.file] = !more
+			}
+			for _, e := range es {
+				edits = append(edits, fileEdit{p.file, e})
+			}
+			if len(es) > 0 && first < 0 {
+				first, firstRound = p.file, p.round
+			}
+		}
+		last = &key
+		if len(edits) == 0 {
+			continue
+		}
+		if r.cfg.OnRound != nil {
+			f := r.files[first]
+			path := f.Path
+			if edits[len(edits)-1].file != first {
+				path = "" // several files
+			}
+			label := f.Syntax.Name()
+			if n, ok := f.Syntax.(Named); ok {
+				if name := n.RoundName(f.Path, f.Data, firstRound); name != "" {
+					label += "/" + name
+				}
+			}
+			r.cfg.OnRound(label, path, firstRound)
+		}
+		r.stats.Rounds++
+		improved, err := r.round(ctx, edits)
+		if err != nil {
+			return false, err
+		}
+		progress = progress || improved
+	}
+	return progress, nil
 }
 
 type reducer struct {
