@@ -149,6 +149,7 @@ func runFlow(e *env, args []string) int {
 		} else if *testName != "" {
 			goFlags = append([]string{"-run", runPattern(*testName)}, goFlags...)
 		}
+		goFlags = vetOff(goFlags)
 		var goOut bytes.Buffer
 		var w io.Writer = &goOut
 		if *testOut {

@@ -1,0 +1,29 @@
+package cli
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestVetOff(t *testing.T) {
+	tests := []struct {
+		reason string
+		in     []string
+		want   []string
+	}{
+		{"no flags: vet off", nil, []string{"-vet=off"}},
+		{"the user's flags kept, vet off after them", []string{"-count=2", "-json"}, []string{"-count=2", "-json", "-vet=off"}},
+		{"the user's -vet wins", []string{"-vet=all"}, []string{"-vet=all"}},
+		{"the user's --vet form too", []string{"--vet", "off"}, []string{"--vet", "off"}},
+		{"before -args, which go test passes to the binary", []string{"-v", "-args", "-x"}, []string{"-v", "-vet=off", "-args", "-x"}},
+	}
+	for _, tt := range tests {
+		in := append([]string(nil), tt.in...)
+		if got := vetOff(in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: vetOff(%q) = %q, want %q", tt.reason, tt.in, got, tt.want)
+		}
+		if !reflect.DeepEqual(in, tt.in) && tt.in != nil {
+			t.Errorf("%s: vetOff changed its argument: %q", tt.reason, in)
+		}
+	}
+}
