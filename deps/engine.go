@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"sort"
 	"strings"
 
@@ -33,6 +34,22 @@ type Run struct {
 	Test    string
 	Outcome trace.Outcome
 	Root    string // the module root the site table names
+
+	src *source // the files the replay read
+}
+
+// Syntax returns the source file path as the replay read it: its bytes
+// and its syntax, positions in fset; ok is false when the replay did not
+// read it. Analyses over a run read no file again.
+func (r *Run) Syntax(path string) (fset *token.FileSet, f *ast.File, src []byte, ok bool) {
+	if r.src == nil {
+		return nil, nil, nil, false
+	}
+	sf, ok := r.src.files[path]
+	if !ok || sf == nil {
+		return nil, nil, nil, false
+	}
+	return sf.fset, sf.ast, sf.src, true
 }
 
 // Build replays the events of one test of a trace (with those of its
@@ -210,7 +227,7 @@ func replay(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.
 	runs := make([]*Run, len(tests))
 	for i, b := range builders {
 		b.finish()
-		runs[i] = &Run{Graph: b.g, Package: proc.Package, Test: b.test.Name, Outcome: b.test.Outcome, Root: tr.Sites.Root}
+		runs[i] = &Run{Graph: b.g, Package: proc.Package, Test: b.test.Name, Outcome: b.test.Outcome, Root: tr.Sites.Root, src: prog.src}
 	}
 	return runs, nil
 }

@@ -119,3 +119,28 @@ func checkSlice(t *testing.T, test, reason, got string, want, not []string) {
 		}
 	}
 }
+
+// TestSyntax checks that a run hands out the files its replay read, as
+// read (one source model: flow reads none again), and only those.
+func TestSyntax(t *testing.T) {
+	dir, root := storedTrace(t)
+	r, err := deps.BuildStream(dir, deps.Options{Test: "TestElems/Append"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "elems", "elems.go")
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset, f, src, ok := r.Syntax(path)
+	if !ok || f == nil || !bytes.Equal(src, want) {
+		t.Fatalf("Syntax(%s): ok %v, file %v, %d bytes (want %d)", path, ok, f != nil, len(src), len(want))
+	}
+	if got := fset.Position(f.Name.Pos()); got.Filename != path || got.Line == 0 {
+		t.Errorf("Syntax(%s): package name at %v", path, got)
+	}
+	if _, _, _, ok := r.Syntax(filepath.Join(root, "nosuch.go")); ok {
+		t.Errorf("Syntax of a file the replay did not read: ok")
+	}
+}

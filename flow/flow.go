@@ -133,7 +133,7 @@ func Build(tr *trace.Trace, opt Options) (*Graph, error) {
 // FromRun draws the data-flow graph of the outputs of an execution-level
 // dependence graph (built with deps.Options.Versions).
 func FromRun(r *deps.Run, opt Options) (*Graph, error) {
-	st := newStreams(r.Graph)
+	st := newStreams(r)
 	outs, err := outputs(r, opt, st)
 	if err != nil {
 		return nil, err

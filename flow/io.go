@@ -55,8 +55,9 @@ type streams struct {
 
 // newStreams finds the inputs read from standard input, the program's
 // arguments and environment.
-func newStreams(g *deps.Graph) *streams {
-	s := &streams{g: g, src: newSources(), inputs: map[int]string{}, values: map[int][]string{}}
+func newStreams(r *deps.Run) *streams {
+	g := r.Graph
+	s := &streams{g: g, src: newSources(r), inputs: map[int]string{}, values: map[int][]string{}}
 	split := map[string]bool{} // scanners whose Split was called: they return tokens
 	for _, n := range g.Nodes {
 		if recv, ok := strings.CutSuffix(n.Var, ".Split()>"); ok && strings.HasPrefix(recv, "<") {
@@ -244,38 +245,71 @@ func methodCall(call string) (recv, method string, ok bool) {
 	return recv, method, strings.Count(recv, ".") <= 1
 }
 
-// sources reads the program's source files, once each, for what the
-// graph's names do not say: a statement's arguments, a line's text.
+// sources holds the program's source files for what the graph's names
+// do not say: a statement's arguments, a line's text. They are the
+// files the replay read (deps.Run.Syntax), else read once here.
 type sources struct {
+	run   *deps.Run // nil: none
 	fset  *token.FileSet
+	fsets map[string]*token.FileSet // per file: the replay's or fset
 	files map[string]*ast.File
 	data  map[string][]byte
 	lines map[string][]string
 }
 
-func newSources() *sources {
-	return &sources{fset: token.NewFileSet(), files: map[string]*ast.File{}, data: map[string][]byte{}, lines: map[string][]string{}}
+func newSources(run *deps.Run) *sources {
+	return &sources{run: run, fset: token.NewFileSet(), fsets: map[string]*token.FileSet{}, files: map[string]*ast.File{}, data: map[string][]byte{}, lines: map[string][]string{}}
 }
 
 // parse returns the file parsed, nil when it cannot be read or parsed.
 func (s *sources) parse(file string) *ast.File {
 	f, ok := s.files[file]
-	if !ok {
-		if data, err := os.ReadFile(file); err == nil {
-			s.data[file] = data
-			f, _ = parser.ParseFile(s.fset, file, data, parser.SkipObjectResolution)
-		}
-		s.files[file] = f
+	if ok {
+		return f
 	}
+	if s.run != nil {
+		if fset, af, data, ok := s.run.Syntax(file); ok {
+			s.files[file], s.fsets[file], s.data[file] = af, fset, data
+			return af
+		}
+	}
+	if data := s.read(file); data != nil {
+		f, _ = parser.ParseFile(s.fset, file, data, parser.SkipObjectResolution)
+		s.fsets[file] = s.fset
+	}
+	s.files[file] = f
 	return f
+}
+
+// read returns the bytes of a file, nil when it cannot be read.
+func (s *sources) read(file string) []byte {
+	if data, ok := s.data[file]; ok {
+		return data
+	}
+	var data []byte
+	if s.run != nil {
+		_, _, data, _ = s.run.Syntax(file)
+	}
+	if data == nil {
+		data, _ = os.ReadFile(file)
+	}
+	s.data[file] = data
+	return data
+}
+
+// position returns the position of p in a file parse returned.
+func (s *sources) position(file string, p token.Pos) token.Position {
+	if fset := s.fsets[file]; fset != nil {
+		return fset.Position(p)
+	}
+	return token.Position{}
 }
 
 // line returns the text of a line of a file, "" when it cannot be read.
 func (s *sources) line(file string, line int) string {
 	ls, ok := s.lines[file]
 	if !ok {
-		data, err := os.ReadFile(file)
-		if err == nil {
+		if data := s.read(file); data != nil {
 			ls = strings.Split(string(data), "\n")
 		}
 		s.lines[file] = ls
@@ -300,7 +334,7 @@ func (s *sources) firstArg(file string, line, col int) string {
 		if arg != "" || !ok {
 			return arg == ""
 		}
-		p := s.fset.Position(c.Pos())
+		p := s.position(file, c.Pos())
 		if p.Line == line && p.Column == col && len(c.Args) > 0 {
 			if text, ok := exprText(c.Args[0]); ok {
 				arg = text

@@ -209,7 +209,7 @@ func (s *sources) callAt(file string, line, col int) (*ast.CallExpr, string) {
 		if !ok {
 			return true
 		}
-		if p := s.fset.Position(c.Pos()); p.Line == line && p.Column == col {
+		if p := s.position(file, c.Pos()); p.Line == line && p.Column == col {
 			call = c
 			return false
 		}
@@ -227,7 +227,7 @@ func (s *sources) text(file string, n ast.Node) string {
 	if !ok {
 		return ""
 	}
-	a, b := s.fset.Position(n.Pos()).Offset, s.fset.Position(n.End()).Offset
+	a, b := s.position(file, n.Pos()).Offset, s.position(file, n.End()).Offset
 	if a < 0 || b > len(data) || a > b {
 		return ""
 	}
