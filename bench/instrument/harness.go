@@ -185,6 +185,9 @@ func (h *harness) runModule(ctx context.Context, m entry) *result {
 // packageTest is the key of a package's own outcome (a failing package).
 const packageTest = "(package)"
 
+// rerunLimit bounds the reruns of one test alone.
+const rerunLimit = 3 * time.Minute
+
 // maxMissing is how many of the tests missing from a package whose test
 // binary stopped are rerun alone; the rest are not (roaring's binary,
 // stopped by go test's timeout, left hundreds).
@@ -200,8 +203,12 @@ func (h *harness) rerun(ctx context.Context, dir string, k testKey, events trace
 	for _, part := range strings.Split(k.Test, "/") {
 		pat = append(pat, "^"+regexp.QuoteMeta(part)+"$")
 	}
+	// One test alone runs in seconds: a rerun that hangs is not waited
+	// for as long as a whole suite.
+	ctx, cancel := context.WithTimeout(ctx, min(h.timeout, rerunLimit))
+	defer cancel()
 	for i := 0; i < 2; i++ {
-		r, err := h.goTest(ctx, dir, []string{k.Package}, events, append([]string{"-run", strings.Join(pat, "/")}, flags...)...)
+		r, err := h.goTest(ctx, dir, []string{k.Package}, events, append([]string{"-run", strings.Join(pat, "/")}, append(flags, "-timeout", (rerunLimit - time.Minute).String())...)...)
 		if err != nil {
 			return false
 		}
