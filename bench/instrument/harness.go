@@ -208,7 +208,7 @@ func (h *harness) rerun(ctx context.Context, dir string, k testKey, events trace
 	ctx, cancel := context.WithTimeout(ctx, min(h.timeout, rerunLimit))
 	defer cancel()
 	for i := 0; i < 2; i++ {
-		r, err := h.goTest(ctx, dir, []string{k.Package}, events, append([]string{"-run", strings.Join(pat, "/")}, append(flags, "-timeout", (rerunLimit - time.Minute).String())...)...)
+		r, err := h.goTest(ctx, dir, []string{k.Package}, events, append([]string{"-run", strings.Join(pat, "/")}, append(flags, "-timeout", (rerunLimit-time.Minute).String())...)...)
 		if err != nil {
 			return false
 		}
