@@ -36,7 +36,14 @@ type Node struct {
 	Values []string // distinct values it held, at most MaxValues, in order of appearance
 	Count  int      // how many times it was defined
 
-	// Execution-level graphs (Options.Versions) only:
+	// The versioned view's own fields, zero in summary graphs.
+	Versioned
+}
+
+// Versioned is what a node of an execution-level graph
+// (Options.Versions) holds besides its variable and site: the versioned
+// view's fields (versions.go).
+type Versioned struct {
 	Version int    // the how-manieth definition of Var in Func this is, from 0
 	Seq     int    // order in the run of its (latest) definition, from 1 (0 in summary graphs); see MaxVersions
 	Const   bool   // an unnamed constant: Var is its literal ("10", `"boat"`)

@@ -60,7 +60,7 @@ func (b *versioned) fresh(name string, f *file, pos token.Pos, fn *function) int
 		return sv.last
 	}
 	p := f.fset.Position(pos)
-	n := &Node{ID: len(b.g.Nodes), Var: name, File: f.path, Line: p.Line, Col: p.Column, Seq: len(b.g.Nodes) + 1 + b.reused}
+	n := &Node{ID: len(b.g.Nodes), Var: name, File: f.path, Line: p.Line, Col: p.Column, Versioned: Versioned{Seq: len(b.g.Nodes) + 1 + b.reused}}
 	if fn != nil {
 		n.Func = fn.name
 	}

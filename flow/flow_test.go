@@ -20,7 +20,7 @@ func synth(t *testing.T, lines ...string) *deps.Run {
 		if id, ok := ids[s]; ok {
 			return id
 		}
-		n := &deps.Node{ID: len(nodes), Var: s, Line: len(nodes) + 1, Func: "F", Seq: len(nodes) + 1, Count: 1}
+		n := &deps.Node{ID: len(nodes), Var: s, Line: len(nodes) + 1, Func: "F", Versioned: deps.Versioned{Seq: len(nodes) + 1}, Count: 1}
 		if i := strings.LastIndexByte(s, '@'); i > 0 {
 			n.Var = s[:i]
 			n.Version = int(s[i+1] - '0')
