@@ -285,18 +285,21 @@ func (a *analysis) rounds() []round {
 		add("else", d, 2, func() []rewrite.Edit { return a.unwrap(d, true) })
 	}
 	kind++
-	next(named{"defs", a.deleteDefs}, named{"params", a.params}, named{"args", a.args})
+	next(named{"defs", a.deleteDefs}, named{"params", a.params}, named{"inline", a.inline}, named{"inline", a.inlineFuncs})
+	// The edits of one expression: each of a few bytes, and mostly a test
+	// that fails otherwise (a test's message prints the value); they wait
+	// until the rounds above, which delete more, are done.
+	stage = 1
+	next(named{"args", a.args})
 	for d := range a.exprs {
 		add("operand", d, 0, func() []rewrite.Edit { return a.operand(d, false) })
 		add("operand", d, 1, func() []rewrite.Edit { return a.operand(d, true) })
 		add("zero", d, 2, func() []rewrite.Edit { return a.zero(d) })
 	}
-	kind++
-	next(named{"inline", a.inline}, named{"inline", a.inlineFuncs})
 	// The edits of a name or a literal: many, each of a few bytes, and
 	// often each a test that fails otherwise (a test's message prints
 	// the literal); they wait until the rounds above are done.
-	stage = 1
+	stage = 2
 	next(named{"idents", a.shortenIdents}, named{"literals", a.emptyLiterals}, named{"literals", a.halveStrings})
 	return rs
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"sync"
 
@@ -151,6 +150,9 @@ type Config struct {
 	// OnImprove, if set, is called, serialized, with each smaller
 	// failing candidate found.
 	OnImprove func(files []File)
+	// DD, if set, finds the edits of a round that apply with delta
+	// debugging (ddmin) instead of splitting them in halves.
+	DD bool
 	// Memory, if set, keeps the edits that failed alone across calls of
 	// Reduce on the same input as it shrinks (the sweeps of a
 	// reduction); nil: each call has its own.
@@ -306,7 +308,9 @@ func (r *reducer) pass(ctx context.Context, stage int) (bool, error) {
 			r.cfg.OnRound(label, path, firstRound)
 		}
 		r.stats.Rounds++
-		improved, err := r.round(ctx, edits)
+		// The rounds of later stages edit names, literals and single
+		// expressions: most such edits fail.
+		improved, err := r.round(ctx, edits, key[0] > 0)
 		if err != nil {
 			return false, err
 		}
@@ -402,7 +406,7 @@ func (r *reducer) plan(stage int, last *Key, nextRound []int, done []bool) (Key,
 // round runs delta debugging over the edits of one round, of one file or
 // several: its elements are the edits left out, so minimizing them
 // applies as many as possible.
-func (r *reducer) round(ctx context.Context, edits []fileEdit) (bool, error) {
+func (r *reducer) round(ctx context.Context, edits []fileEdit, sparse bool) (bool, error) {
 	cur := r.files
 	// The measure of progress: the size of the files once normalized,
 	// which a layout change alone may make larger.
@@ -520,16 +524,12 @@ func (r *reducer) round(ctx context.Context, edits []fileEdit) (bool, error) {
 	}
 	var kept []int
 	var err error
-	if sparse(ctx, open, test, r.cfg.Workers) {
-		// Neither all the open edits nor either half of them: the
-		// edits that fail alone are likely many and spread out, which
-		// delta debugging finds at two tests each, and testing each
-		// alone at one.
-		kept, err = r.singles(ctx, merge(open, known), open, try)
-	} else {
+	if r.cfg.DD {
 		var res reduce.Result[int]
 		res, err = reduce.DD(ctx, open, test, reduce.Min, reduce.Config{Workers: r.cfg.Workers})
 		kept = merge(res.Fail, known)
+	} else {
+		kept, err = r.split(ctx, merge(open, known), open, sparse, try)
 	}
 	if err == nil && r.strict && len(known) > 0 {
 		kept, err = r.singles(ctx, kept, known, try)
@@ -547,33 +547,92 @@ func (r *reducer) round(ctx context.Context, edits []fileEdit) (bool, error) {
 	return false, nil
 }
 
-// sparse tests the candidates that apply all the open edits and either
-// half of them (those delta debugging starts with: it finds them in the
-// cache), and reports whether none fails.
-func sparse(ctx context.Context, open []int, test func(context.Context, []int) reduce.Outcome, workers int) bool {
-	if len(open) < 4 {
-		return false
+// split applies as many of the open edits as it can to the files that
+// kept yields: all at once, or else each half apart, and so on down to
+// single edits, Workers chunks at a time. A run of edits that apply
+// costs a few tests, where delta debugging, once at single edits, tests
+// them one by one. When the edits are sparse (most fail: single names,
+// literals, expressions) and all of them and both halves fail, the
+// edits that fail alone are likely many and spread out: each is tested
+// alone then, one test each instead of about two. The result is not
+// 1-minimal when an edit applies only after others did; the passes that
+// follow test it again.
+func (r *reducer) split(ctx context.Context, kept, open []int, sparse bool, try func(context.Context, []int) reduce.Outcome) ([]int, error) {
+	type chunk struct {
+		edits []int
+		depth int
 	}
-	if test(ctx, nil) == reduce.Fail || ctx.Err() != nil {
-		return false
+	queue := []chunk{{open, 0}}
+	workers := max(r.cfg.Workers, 1)
+	applied, halvesFailed := false, 0
+	for len(queue) > 0 {
+		n := workers
+		if queue[0].depth == 1 {
+			n = max(n, 2) // both halves, before their halves
+		}
+		batch := queue[:min(n, len(queue))]
+		queue = queue[len(batch):]
+		outs := make([]reduce.Outcome, len(batch))
+		var wg sync.WaitGroup
+		for b, c := range batch {
+			if workers < 2 {
+				outs[b] = try(ctx, difference(kept, c.edits))
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[b] = try(ctx, difference(kept, c.edits))
+			}()
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return kept, err
+		}
+		var front []chunk
+		for b, c := range batch {
+			if outs[b] == reduce.Fail {
+				kept = difference(kept, c.edits)
+				applied = true
+				// The chunks after it were tested without it.
+				front = append(front, batch[b+1:]...)
+				break
+			}
+			if c.depth == 1 {
+				halvesFailed++
+			}
+			if n := len(c.edits); n > 1 {
+				front = append(front, chunk{c.edits[:n-n/2], c.depth + 1}, chunk{c.edits[n-n/2:], c.depth + 1})
+			}
+		}
+		queue = append(front, queue...)
+		if sparse && !applied && halvesFailed == 2 && len(open) > 2 {
+			// All, and both halves, failed: single edits.
+			queue = queue[:0]
+			for _, e := range open {
+				queue = append(queue, chunk{[]int{e}, 2})
+			}
+			halvesFailed = 3
+		}
 	}
-	half := len(open) - len(open)/2
-	halves := [][]int{open[:half], open[half:]} // the open edits kept
-	outs := make([]reduce.Outcome, len(halves))
-	var wg sync.WaitGroup
-	for i, h := range halves {
-		if workers < 2 {
-			outs[i] = test(ctx, h)
+	return kept, nil
+}
+
+// difference returns the sorted set a without the elements of the
+// sorted set b.
+func difference(a, b []int) []int {
+	out := make([]int, 0, len(a))
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			outs[i] = test(ctx, h)
-		}()
+		out = append(out, x)
 	}
-	wg.Wait()
-	return ctx.Err() == nil && !slices.Contains(outs, reduce.Fail)
+	return out
 }
 
 // singles tests each of the edits of known alone on the files that kept
