@@ -23,28 +23,8 @@ func (b *builder) end(fr *frame) []int {
 	b.seq++
 	ctrl := b.control(fr, u)
 	fr.units[u.id].exec = b.seq
-	var ids []int
-	def := func(name string, pos token.Pos, from []int) int {
-		id := b.view.fresh(name, f, pos, u.fn)
-		b.g.Nodes[id].Count++
-		for _, s := range from {
-			b.edge(s, id, Data)
-		}
-		for _, s := range in.extra {
-			b.edge(s, id, Data)
-		}
-		b.edge(ctrl, id, Control)
-		for _, op := range in.opNodes {
-			b.edge(op.id, id, Control)
-		}
-		for _, nv := range in.values {
-			if nv.name == name {
-				b.value(id, nv.v)
-			}
-		}
-		ids = append(ids, id)
-		return id
-	}
+	b.ends = append(b.ends, ending{u: u, in: in, ctrl: ctrl})
+	def := b.def
 	all := func() []int { return b.reads(fr, u.node, u.lhs, in) }
 	switch u.kind {
 	case UnitCond, UnitSelect:
@@ -165,7 +145,9 @@ func (b *builder) end(fr *frame) []int {
 			def("<stmt>", u.pos, all())
 		}
 	}
-	b.callWrites(fr, in, u, ids, def)
+	b.callWrites(fr, in, u, b.ends[len(b.ends)-1].ids, def)
+	ids := b.ends[len(b.ends)-1].ids
+	b.ends = b.ends[:len(b.ends)-1]
 	if in.inTest && len(ids) > 0 {
 		b.lastIn = ids[0]
 	}
@@ -174,6 +156,45 @@ func (b *builder) end(fr *frame) []int {
 	}
 	b.release(in)
 	return ids
+}
+
+// ending is an instance end is closing: what its definitions depend on,
+// and the nodes they made.
+type ending struct {
+	u    *unit
+	in   *instance
+	ctrl int
+	ids  []int
+}
+
+// defNode is def of the instance being ended (builder.def, made once: a
+// closure made per statement run was two allocations on the hot path):
+// the node of name at pos, depending on from, on what the instance
+// depends on as a whole and on its controlling decisions, with the
+// values the instance wrote under name.
+func (b *builder) defNode(name string, pos token.Pos, from []int) int {
+	c := b.ends[len(b.ends)-1]
+	in := c.in
+	id := b.view.fresh(name, c.u.fn.file, pos, c.u.fn)
+	b.g.Nodes[id].Count++
+	for _, s := range from {
+		b.edge(s, id, Data)
+	}
+	for _, s := range in.extra {
+		b.edge(s, id, Data)
+	}
+	b.edge(c.ctrl, id, Control)
+	for _, op := range in.opNodes {
+		b.edge(op.id, id, Control)
+	}
+	for _, nv := range in.values {
+		if nv.name == name {
+			b.value(id, nv.v)
+		}
+	}
+	top := &b.ends[len(b.ends)-1]
+	top.ids = append(top.ids, id)
+	return id
 }
 
 // control returns the node of the decision that made u run in fr: the

@@ -25,6 +25,8 @@ type builder struct {
 	lastIn int            // the latest node the test itself defined, -1
 	hit    map[*unit]bool // statements the test executed (its spectrum), when recorded
 	view   view           // the graph made of the replay: summary or versioned
+	ends   []ending       // the instances end is closing, innermost last
+	def    defFunc        // defNode
 
 	// Memory (summary graphs): what was last written at each address or
 	// map entry, which variable lives at an address, the element and
@@ -201,6 +203,7 @@ func newBuilder(prog *program, test *trace.Test) *builder {
 		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
 	}
 	b.view = &summary{builder: b}
+	b.def = b.defNode
 	sites := prog.sites
 	if test != nil && len(test.Hits) > 0 {
 		b.hit = map[*unit]bool{}
