@@ -220,7 +220,7 @@ func (b *builder) control(fr *frame, u *unit) int {
 // rhs pairs them, else from everything the unit read (or from base).
 func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, base []int, def defFunc) {
 	f := u.fn.file
-	var defs []pending
+	start := len(b.pending) // b.pending[start:] are this statement's
 	var whole []int
 	if rhs == nil && base == nil {
 		whole = b.reads(fr, u.node, lhs, in)
@@ -262,10 +262,11 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 			b.elemOnly[d.id] = true
 		}
 		b.view.defined(fr, in, u, &d, def)
-		defs = append(defs, d)
+		b.pending = append(b.pending, d)
 	}
 	// Definitions take effect after every read of the statement: a swap
 	// (a[i], a[j] = a[j], a[i]) reads both elements before either write.
+	defs := b.pending[start:]
 	for i := range defs {
 		b.written(fr, in, defs[i].lhs, defs[i].rhs, defs[i].root, defs[i].id)
 	}
@@ -273,6 +274,8 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 		b.define(fr, defs[i].root, defs[i].id, defs[i].strong)
 		b.view.settled(fr, &defs[i])
 	}
+	clear(defs)
+	b.pending = b.pending[:start]
 }
 
 // decisionName is the pseudo-variable of a decision unit.

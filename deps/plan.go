@@ -149,7 +149,7 @@ func (b *summary) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance
 	if len(b.seen) < len(b.g.Nodes) {
 		b.seen = append(b.seen, make([]uint32, len(b.g.Nodes)-len(b.seen))...)
 	}
-	var out []int
+	out := b.outScratch[:0]
 	add := func(id int) {
 		if b.seen[id] != b.seenGen {
 			b.seen[id] = b.seenGen
@@ -257,7 +257,12 @@ ids:
 			add(id)
 		}
 	}
-	return out
+	b.outScratch = out[:0]
+	if len(out) == 0 {
+		return nil
+	}
+	// Copied out in one allocation (its callers keep it), not grown.
+	return append(make([]int, 0, len(out)), out...)
 }
 
 // addSorted adds the definitions of defs that leave does not leave out

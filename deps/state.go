@@ -26,7 +26,10 @@ type builder struct {
 	hit    map[*unit]bool // statements the test executed (its spectrum), when recorded
 	view   view           // the graph made of the replay: summary or versioned
 	ends   []ending       // the instances end is closing, innermost last
-	def    defFunc        // defNode
+	// pending holds the operands assign defined, waiting for the
+	// statement's other reads (reused from one statement to the next).
+	pending []pending
+	def     defFunc // defNode
 
 	// Memory (summary graphs): what was last written at each address or
 	// map entry, which variable lives at an address, the element and
@@ -54,6 +57,7 @@ type builder struct {
 	rootScratch []uint8
 	posScratch  []token.Pos
 	idScratch   []int
+	outScratch  []int       // a read's nodes, before they are copied out
 	free        []*instance // instances ended, for reuse
 
 	// The failure before the test's latest panic, back when it is
