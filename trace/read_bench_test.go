@@ -47,6 +47,51 @@ func BenchmarkReadDir(b *testing.B) {
 	}
 }
 
+// BenchmarkReadModes reads every events file of a real trace in each
+// of the reader's modes: in full, shallow (Dir.Shallow, as deps reads)
+// and for its tests only (ReadTests): go test ./trace -run NONE -bench
+// ReadModes -benchmem with CULPRIT_READ_TRACE set.
+func BenchmarkReadModes(b *testing.B) {
+	d := readTraceDir(b)
+	var size int64
+	for _, name := range d.Events {
+		fi, err := os.Stat(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += fi.Size()
+	}
+	read := map[string]func(name string) error{
+		"full": func(name string) error {
+			_, err := d.ReadFile(name, func(Event) error { return nil })
+			return err
+		},
+		"shallow": func(name string) error {
+			s := *d
+			s.Shallow = true
+			_, err := s.Stream(name, func(*Event) error { return nil })
+			return err
+		},
+		"tests": func(name string) error {
+			_, err := d.ReadTests(name)
+			return err
+		},
+	}
+	for _, mode := range []string{"full", "shallow", "tests"} {
+		b.Run(mode, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, name := range d.Events {
+					if err := read[mode](name); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestReadDirDigest prints a digest of everything a real trace decodes to
 // (every event, streamed, and every process), for comparing readers: go
 // test ./trace -run ReadDirDigest -v with CULPRIT_READ_TRACE set.
