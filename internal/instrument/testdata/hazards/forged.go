@@ -11,7 +11,10 @@ import (
 type Forgery struct{ A, B int }
 
 // Forged returns an interface whose dynamic type is *Forgery and whose
-// data word points to no Forgery (address 8), as go-spew's
+// data word points to no Forgery (address 0x8000, never mapped: Linux
+// maps nothing below 64 KiB; and not below 4 KiB, where the runtime
+// would take it for a corrupt pointer when it copies the stack that
+// holds it, which rt's calls may make it do), as go-spew's
 // unsafeReflectValue(v).Interface() can give: the program only asks for
 // its type, while reading what it points to faults. It comes out of a
 // call into the standard library (atomic.Value's Load), whose result
@@ -29,7 +32,7 @@ type eface struct{ typ, data unsafe.Pointer }
 
 func forge() interface{} {
 	var x interface{} = (*Forgery)(nil)
-	(*eface)(unsafe.Pointer(&x)).data = unsafe.Add(nil, 8)
+	(*eface)(unsafe.Pointer(&x)).data = unsafe.Add(nil, 0x8000)
 	return x
 }
 
