@@ -312,23 +312,11 @@ func (x *reduction) normalize(ctx context.Context, fail selection) (*Input, erro
 		if err := x.fatalErr(); err != nil {
 			return nil, err
 		}
-		if !pchanged || sameFiles(compact, plain) {
+		if !pchanged || keyOf(compact) == keyOf(plain) {
 			break
 		}
 	}
 	return nil, nil
-}
-
-func sameFiles(a, b []File) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Path != b[i].Path || string(a[i].Data) != string(b[i].Data) {
-			return false
-		}
-	}
-	return true
 }
 
 // shortcut tests the candidate of one of the Shortcuts on the files

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -618,21 +619,13 @@ func (r *reducer) split(ctx context.Context, kept, open []int, sparse bool, try 
 	return kept, nil
 }
 
-// difference returns the sorted set a without the elements of the
-// sorted set b.
+// difference returns the sorted set a without the elements of b.
 func difference(a, b []int) []int {
-	out := make([]int, 0, len(a))
-	j := 0
-	for _, x := range a {
-		for j < len(b) && b[j] < x {
-			j++
-		}
-		if j < len(b) && b[j] == x {
-			continue
-		}
-		out = append(out, x)
+	drop := make(map[int]bool, len(b))
+	for _, x := range b {
+		drop[x] = true
 	}
-	return out
+	return slices.DeleteFunc(slices.Clone(a), func(x int) bool { return drop[x] })
 }
 
 // singles tests each of the edits of known alone on the files that kept
@@ -648,7 +641,7 @@ func (r *reducer) singles(ctx context.Context, kept, known []int, try func(conte
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				outs[b] = try(ctx, without(kept, k))
+				outs[b] = try(ctx, difference(kept, []int{k}))
 			}()
 		}
 		wg.Wait()
@@ -660,7 +653,7 @@ func (r *reducer) singles(ctx context.Context, kept, known []int, try func(conte
 			if o == reduce.Fail {
 				// The tests after it in the batch ran without it:
 				// they run again.
-				kept = without(kept, batch[b])
+				kept = difference(kept, batch[b:b+1])
 				next = i + b + 1
 				break
 			}
@@ -681,17 +674,6 @@ func merge(a, b []int) []int {
 		} else {
 			out = append(out, b[j])
 			j++
-		}
-	}
-	return out
-}
-
-// without returns the sorted set s without x.
-func without(s []int, x int) []int {
-	out := make([]int, 0, len(s))
-	for _, y := range s {
-		if y != x {
-			out = append(out, y)
 		}
 	}
 	return out
