@@ -27,7 +27,7 @@ type MutantSite struct {
 	ID       int    // from 1; 0 is the original program
 	File     string // absolute
 	Line     int
-	Operator string // "negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "zero", "skip", "var x"
+	Operator string // "negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "zero", "skip", "var x", "+=", "-=", "=", "value"
 }
 
 // mutator writes the mutants of one file.
@@ -192,6 +192,7 @@ func (m *mutator) mutate() {
 			}
 		case *ast.RangeStmt:
 			m.skipLoop(x)
+			m.rangeValue(x)
 		case *ast.ExprStmt:
 			if c, ok := x.X.(*ast.CallExpr); ok {
 				unused[c] = true
@@ -505,7 +506,91 @@ func (m *mutator) statements(list []ast.Stmt) {
 		id := m.add(s, "delete")
 		m.open(m.off(s.Pos()), fmt.Sprintf("if %s != %d { ", mutName, id))
 		m.close(m.off(s.End()), " }")
+		if a, ok := s.(*ast.AssignStmt); ok {
+			m.assignOps(a)
+		}
 	}
+}
+
+// assignOps makes the mutants of an assignment to one number or string
+// that assign with another operator: "=" for "+=" and "+=" for "=" (an
+// accumulation lost or added: "ret = b - '0'" for "ret += b - '0'"),
+// and "-=" beside them for numbers. The statement is written again
+// with the other operator in the mutant's branch.
+func (m *mutator) assignOps(a *ast.AssignStmt) {
+	if len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+		return
+	}
+	if id, ok := a.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
+		return
+	}
+	t := m.info.TypeOf(a.Lhs[0])
+	if t == nil {
+		return
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok || b.Info()&(types.IsNumeric|types.IsString) == 0 {
+		return
+	}
+	numeric := b.Info()&types.IsNumeric != 0
+	var alts []token.Token
+	switch a.Tok {
+	case token.ASSIGN:
+		alts = []token.Token{token.ADD_ASSIGN, token.SUB_ASSIGN}
+	case token.ADD_ASSIGN:
+		alts = []token.Token{token.ASSIGN, token.SUB_ASSIGN}
+	case token.SUB_ASSIGN:
+		alts = []token.Token{token.ASSIGN, token.ADD_ASSIGN}
+	}
+	for _, tok := range alts {
+		if tok == token.SUB_ASSIGN && !numeric {
+			continue
+		}
+		id := m.add(a, tok.String())
+		m.open(m.off(a.Pos()), fmt.Sprintf("if %s { %s %s %s } else { ", guard(id), m.text(a.Lhs[0]), tok, m.text(a.Rhs[0])))
+		m.close(m.off(a.End()), " }")
+	}
+}
+
+// rangeValue makes the mutant of a range loop over a slice or array of
+// integers that declares only its index ("for v := range vals") which
+// gives the index the element's value instead: the index taken for the
+// value. The operand is read again, so only a variable or a field.
+func (m *mutator) rangeValue(r *ast.RangeStmt) {
+	key, ok := r.Key.(*ast.Ident)
+	if !ok || key.Name == "_" || r.Value != nil || r.Tok != token.DEFINE || !m.on(r.X) || r.Body == nil || len(r.Body.List) == 0 {
+		return
+	}
+	switch x := ast.Unparen(r.X).(type) {
+	case *ast.Ident:
+	case *ast.SelectorExpr:
+		if _, ok := x.X.(*ast.Ident); !ok {
+			return
+		}
+	default:
+		return
+	}
+	t := m.info.TypeOf(r.X)
+	if t == nil {
+		return
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	var elem types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Array:
+		elem = u.Elem()
+	default:
+		return
+	}
+	if b, ok := elem.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return
+	}
+	id := m.add(r.X, "value")
+	m.open(m.off(r.Body.Lbrace)+1, fmt.Sprintf(" if %s { %s = int(%s[%s]) };", guard(id), key.Name, m.text(r.X), key.Name))
 }
 
 // apply returns the file with the mutants written in, as the

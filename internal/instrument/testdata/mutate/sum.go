@@ -51,3 +51,22 @@ func Lookup(ps []pair, key string) (string, bool) {
 	}
 	return "", false
 }
+
+// Number reads the decimal digits of bs as a number.
+func Number(bs []byte) int {
+	n := 0
+	for _, b := range bs {
+		n *= 10
+		n += int(b - '0')
+	}
+	return n
+}
+
+// Weighted sums the weights of the ranks listed.
+func Weighted(ranks []int, w []int) int {
+	sum := 0
+	for r := range ranks {
+		sum = sum + w[r]
+	}
+	return sum
+}
