@@ -44,6 +44,14 @@
 // and the parameters of the calls the right operand makes; nested in a
 // right operand, it is controlled by the outer operator's node.
 //
+// The replay is a core (the builder: frames, units, control dependence,
+// reads and writes resolved to storage and to the definitions they see)
+// with two views on it, behind the interface view (view.go): the
+// summary view makes the graph above, a node per site; the versioned
+// view (Options.Versions, versions.go and versioned.go) a node per
+// definition, for culprit flow. The core asks its view at each point
+// where the two differ and holds no state of either.
+//
 // The engine imports trace and the standard library only; it reads the
 // source files the trace names (a trace recorded yesterday can be sliced
 // as long as its files have not changed).
