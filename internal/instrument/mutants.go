@@ -178,6 +178,15 @@ func (m *mutator) mutate() {
 			m.binary(x)
 		case *ast.BasicLit:
 			m.literal(x)
+		case *ast.IndexExpr:
+			if m.sequence(x.X) {
+				m.offByOne(x.Index)
+			}
+		case *ast.SliceExpr:
+			if m.sequence(x.X) {
+				m.offByOne(x.Low)
+				m.offByOne(x.High)
+			}
 		case *ast.ReturnStmt:
 			m.operands(x.Results...)
 			for _, r := range x.Results {
@@ -407,6 +416,47 @@ func (m *mutator) literal(lit *ast.BasicLit) {
 	down := m.add(lit, "-1")
 	m.open(m.off(lit.Pos()), "(")
 	m.close(m.off(lit.End()), fmt.Sprintf(" + %s(_culpritDelta(%s, %d, %d)))", t, mutName, up, down))
+}
+
+// sequence reports whether e is a slice, array, string or pointer to an
+// array: what an integer indexes.
+func (m *mutator) sequence(e ast.Expr) bool {
+	tv, ok := m.info.Types[e]
+	if !ok || !tv.IsValue() {
+		return false // a generic function instantiated, a type
+	}
+	t := tv.Type.Underlying()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem().Underlying()
+	}
+	switch t := t.(type) {
+	case *types.Slice, *types.Array:
+		return true
+	case *types.Basic:
+		return t.Info()&types.IsString != 0
+	}
+	return false
+}
+
+// offByOne makes the mutants of an index or slice bound that is not a
+// constant (those are literal's): one more and one less, the classic
+// off-by-one.
+func (m *mutator) offByOne(e ast.Expr) {
+	if e == nil || !m.on(e) || m.isConst(e) {
+		return
+	}
+	tv, ok := m.info.Types[e]
+	if !ok || !tv.IsValue() || !isInteger(tv.Type) {
+		return
+	}
+	t := m.typeText(e)
+	if t == "" {
+		return
+	}
+	up := m.add(e, "index+1")
+	down := m.add(e, "index-1")
+	m.open(m.off(e.Pos()), "(")
+	m.close(m.off(e.End()), fmt.Sprintf(" + %s(_culpritDelta(%s, %d, %d)))", t, mutName, up, down))
 }
 
 // isConst reports whether e is a constant expression (its value is known

@@ -70,3 +70,9 @@ func Weighted(ranks []int, w []int) int {
 	}
 	return sum
 }
+
+// Last returns the last field of s, and s without it.
+func Last(s []string) (string, []string) {
+	n := len(s)
+	return s[n-1], s[:n-1]
+}
