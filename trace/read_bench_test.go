@@ -22,20 +22,25 @@ func readTraceDir(tb testing.TB) *Dir {
 	return d
 }
 
+// eventsSize returns the bytes of d's events files.
+func eventsSize(tb testing.TB, d *Dir) int64 {
+	var size int64
+	for _, name := range d.Events {
+		fi, err := os.Stat(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		size += fi.Size()
+	}
+	return size
+}
+
 // BenchmarkReadDir streams every events file of a real trace, as the
 // analyses do (invariant.Load, deps): go test ./trace -run NONE -bench
 // ReadDir -benchmem with CULPRIT_READ_TRACE set.
 func BenchmarkReadDir(b *testing.B) {
 	d := readTraceDir(b)
-	var size int64
-	for _, name := range d.Events {
-		fi, err := os.Stat(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		size += fi.Size()
-	}
-	b.SetBytes(size)
+	b.SetBytes(eventsSize(b, d))
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
@@ -53,14 +58,7 @@ func BenchmarkReadDir(b *testing.B) {
 // ReadModes -benchmem with CULPRIT_READ_TRACE set.
 func BenchmarkReadModes(b *testing.B) {
 	d := readTraceDir(b)
-	var size int64
-	for _, name := range d.Events {
-		fi, err := os.Stat(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		size += fi.Size()
-	}
+	size := eventsSize(b, d)
 	read := map[string]func(name string) error{
 		"full": func(name string) error {
 			_, err := d.ReadFile(name, func(Event) error { return nil })
