@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,5 +91,28 @@ func TestFaultIn(t *testing.T) {
 		if got := faultIn(tc.m, lines); got != tc.want {
 			t.Errorf("faultIn(%v) = %s, want %s", tc.m, got, tc.want)
 		}
+	}
+}
+
+func TestLongestCompile(t *testing.T) {
+	trace := `[
+{"name":"Running test command","ph":"B","ts":1000000,"pid":0,"tid":0}
+,{"name":"Executing action (build check cache fmt)","ph":"B","ts":1000000,"pid":0,"tid":1}
+,{"name":"Executing action (build check cache fmt)","ph":"E","ts":9000000,"pid":0,"tid":1}
+,{"name":"Executing action (build m/p [m/p.test])","ph":"B","ts":2000000,"pid":0,"tid":2}
+,{"name":"Executing action (build culprit.invalid/rt)","ph":"B","ts":2000000,"pid":0,"tid":3}
+,{"name":"Executing action (build culprit.invalid/rt)","ph":"E","ts":3500000,"pid":0,"tid":3}
+,{"name":"Executing action (build m/p [m/p.test])","ph":"E","ts":6250000,"pid":0,"tid":2}
+,{"name":"Running test command","ph":"E","ts":9000000,"pid":0,"tid":0}
+]`
+	name := filepath.Join(t.TempDir(), "trace.json")
+	if err := os.WriteFile(name, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := longestCompile(name); got != 4.25 {
+		t.Errorf("longestCompile = %v, want 4.25 (m/p's build; cache checks and the command left out)", got)
+	}
+	if got := longestCompile(filepath.Join(t.TempDir(), "none")); got != 0 {
+		t.Errorf("longestCompile of no file = %v, want 0", got)
 	}
 }

@@ -61,6 +61,7 @@ type result struct {
 	PlainWall       float64 // seconds go test took plain (build from the cache)
 	SliceWall       float64 // seconds culprit slice took (instrumented build, run, graph, slice)
 	SliceRSS        int64   // peak resident set of culprit slice or its largest child, KiB
+	SliceBuild      float64 // seconds of it the go command spent compiling a package (the longest, the instrumented package under test as a rule)
 	GraphNodes      int     // the summary graph of the test's run
 	GraphEdges      int
 	GraphBytes      uint64  // live heap the graph holds
@@ -223,7 +224,7 @@ func (b *bench) try(ctx context.Context, dir string, pkgs, flags []string, m pro
 // slices again from every event and compares.
 func (b *bench) slice(ctx context.Context, dir, run string, fail failure, mut proof.Mutant, res *result) error {
 	out, err := b.culpritSlice(ctx, dir, run, fail, res.Package, b.calls, 0)
-	res.SliceWall, res.SliceRSS, res.Exit, res.Crashed, res.SliceRun = out.wall, out.rss, out.exit, out.crashed, out.run
+	res.SliceWall, res.SliceRSS, res.Exit, res.Crashed, res.SliceRun, res.SliceBuild = out.wall, out.rss, out.exit, out.crashed, out.run, out.build
 	if res.Exit != 0 || res.Crashed {
 		res.Stderr = out.stderr
 	}
@@ -283,6 +284,7 @@ var criterionLine = regexp.MustCompile(`culprit: slice: criterion: the test's fa
 // sliceRun is what one culprit slice run did.
 type sliceRun struct {
 	wall, run    float64 // seconds: the command, the test binary
+	build        float64 // seconds: the longest package compile (go test -debug-trace)
 	rss          int64   // KiB
 	exit         int
 	crashed      bool
@@ -325,13 +327,17 @@ func (b *bench) culpritSlice(ctx context.Context, dir, run string, fail failure,
 	}
 	// -testout -- -json: go test's -json output on standard error, for
 	// the test binary's run time; -vet=off as in the plain runs.
-	cmd := exec.CommandContext(tctx, b.culprit, "slice", "-calls", fmt.Sprint(calls), "-run", run, "-test", fail.Test, "-format", "json", "-testout", pkg, "--", "-json", "-vet=off")
+	// -debug-trace: the go command's own spans, for the compile's share.
+	goTrace := filepath.Join(b.work, "gotrace.json")
+	os.Remove(goTrace)
+	cmd := exec.CommandContext(tctx, b.culprit, "slice", "-calls", fmt.Sprint(calls), "-run", run, "-test", fail.Test, "-format", "json", "-testout", pkg, "--", "-json", "-vet=off", "-debug-trace="+goTrace)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
 	r.wall = time.Since(start).Seconds()
+	r.build = longestCompile(goTrace)
 	r.trace = proof.DirSize(traceDir)
 	if tooBig.Load() {
 		os.RemoveAll(traceDir)
@@ -472,4 +478,45 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " | ")
+}
+
+// longestCompile returns the seconds of the longest package compile in
+// a go command's -debug-trace file (Chrome trace events, "B" and "E"
+// spans named "Executing action (build PKG ...)"), 0 when there is none.
+func longestCompile(name string) float64 {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return 0
+	}
+	var evs []struct {
+		Name string  `json:"name"`
+		Ph   string  `json:"ph"`
+		TS   float64 `json:"ts"` // microseconds
+		TID  int     `json:"tid"`
+	}
+	if json.Unmarshal(data, &evs) != nil {
+		return 0
+	}
+	type span struct {
+		name string
+		tid  int
+	}
+	begun := map[span]float64{}
+	longest := 0.0
+	for _, e := range evs {
+		if !strings.HasPrefix(e.Name, "Executing action (build ") || strings.HasPrefix(e.Name, "Executing action (build check cache") {
+			continue
+		}
+		k := span{e.Name, e.TID}
+		switch e.Ph {
+		case "B":
+			begun[k] = e.TS
+		case "E":
+			if t, ok := begun[k]; ok {
+				longest = max(longest, (e.TS-t)/1e6)
+				delete(begun, k)
+			}
+		}
+	}
+	return longest
 }
