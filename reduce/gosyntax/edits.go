@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/culprit-go/culprit/reduce/rewrite"
@@ -994,7 +995,7 @@ func (a *analysis) shortenIdents() []rewrite.Edit {
 	}
 	var out []rewrite.Edit
 	for _, name := range a.declared {
-		if name == "main" || name == "init" || len(name) <= 1 || a.isPackage(&ast.Ident{Name: name}) {
+		if name == "main" || name == "init" || len(name) <= 1 || a.isPackage(&ast.Ident{Name: name}) || a.testName(name) {
 			continue
 		}
 		short := fresh()
@@ -1008,6 +1009,21 @@ func (a *analysis) shortenIdents() []rewrite.Edit {
 		out = append(out, e)
 	}
 	return out
+}
+
+// testName reports whether name, in a test file, names a test, benchmark,
+// fuzz test or example for go test: renamed, it would no longer run.
+func (a *analysis) testName(name string) bool {
+	if !strings.HasSuffix(a.tf.Name(), "_test.go") {
+		return false
+	}
+	for _, prefix := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			r, _ := utf8.DecodeRuneInString(rest)
+			return rest == "" || !unicode.IsLower(r)
+		}
+	}
+	return false
 }
 
 // shortName returns the n-th name of a, b, ..., z, aa, ab, ...

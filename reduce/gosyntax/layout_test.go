@@ -1,6 +1,7 @@
 package gosyntax
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,6 +71,39 @@ func TestFingerprint(t *testing.T) {
 		got := s.Fingerprint("x.go", []byte(tt.text), edit(tt.text, tt.arg))
 		if (got == want) != tt.same {
 			t.Errorf("%s: same fingerprint %v, want %v", tt.reason, got == want, tt.same)
+		}
+	}
+}
+
+// TestTestNamesKept: shortening names leaves alone, in a test file, the
+// names go test runs by (a test renamed no longer runs), and renames
+// them elsewhere.
+func TestTestNamesKept(t *testing.T) {
+	src := "package p\n\nimport \"testing\"\n\nfunc TestWrapper(t *testing.T) { helperFunc(t) }\n\nfunc helperFunc(t *testing.T) {}\n\nfunc Testament() {}\n"
+	for _, tt := range []struct {
+		path string
+		kept []string
+	}{
+		{"p_test.go", []string{"TestWrapper"}},
+		{"p.go", nil},
+	} {
+		var s Syntax
+		renamed := map[string]bool{}
+		for round := 0; ; round++ {
+			if s.RoundName(tt.path, []byte(src), round) == "idents" {
+				edits, _ := s.Edits(tt.path, []byte(src), round)
+				for _, e := range edits {
+					renamed[src[e[0].Start:e[0].End]] = true
+				}
+			}
+			if _, more := s.Edits(tt.path, []byte(src), round); !more {
+				break
+			}
+		}
+		for _, name := range []string{"TestWrapper", "helperFunc", "Testament"} {
+			if want := !slices.Contains(tt.kept, name); renamed[name] != want {
+				t.Errorf("%s: %s renamed %v, want %v", tt.path, name, renamed[name], want)
+			}
 		}
 	}
 }

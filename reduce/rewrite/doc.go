@@ -7,9 +7,14 @@
 // replacements (delete a statement; replace an if by its body; replace
 // an expression by its type's zero value), largest subtrees first; and it
 // checks and normalizes candidates (parse, gofmt, re-indent). [Reduce]
-// runs delta debugging over the edits of each round: a candidate applies
-// a subset of them, is normalized, and is skipped without running the
-// test when it does not parse. Rounds repeat until none makes progress.
+// applies as many edits of each round as it can, by halving (all of
+// them, else each half, down to single edits): a candidate applies a
+// subset of them, is normalized, and is skipped without running the test
+// when it does not parse. Rounds repeat until none makes progress; the
+// edits that failed alone wait (see [Memory]) until a last, strict pass
+// tests each alone, so the result is 1-minimal with respect to every
+// edit of every round. [Config.DD] runs delta debugging (ddmin) over a
+// round's edits instead.
 //
 // Package gosyntax provides the syntax of Go, jsontree that of JSON, and
 // brackets a language-agnostic one for bracketed and indented text.

@@ -595,8 +595,16 @@ func (r *reducer) split(ctx context.Context, kept, open []int, sparse bool, try 
 			if outs[b] == reduce.Fail {
 				kept = difference(kept, c.edits)
 				applied = true
-				// The chunks after it were tested without it.
-				front = append(front, batch[b+1:]...)
+				// The chunks after it were tested without it: one that
+				// applied then is tested again, one that did not is
+				// split as if it had not applied now either.
+				for a, later := range batch[b+1:] {
+					if n := len(later.edits); outs[b+1+a] == reduce.Fail || n == 1 {
+						front = append(front, later)
+					} else {
+						front = append(front, chunk{later.edits[:n-n/2], later.depth + 1}, chunk{later.edits[n-n/2:], later.depth + 1})
+					}
+				}
 				break
 			}
 			if c.depth == 1 {

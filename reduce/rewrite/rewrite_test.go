@@ -79,7 +79,11 @@ func (words) Normalize(_ string, _, c []byte) ([]byte, error) {
 
 func TestReduce(t *testing.T) {
 	in := "alpha beta gamma delta epsilon"
-	for _, workers := range []int{1, 3} {
+	for _, c := range []struct {
+		workers int
+		dd      bool
+	}{{1, false}, {3, false}, {1, true}, {3, true}} {
+		workers := c.workers
 		test := func(_ context.Context, files []rewrite.File) reduce.Outcome {
 			if f := strings.Fields(string(files[0].Data)); len(f) >= 2 && strings.Contains(string(files[0].Data), "gamma") {
 				return reduce.Fail
@@ -87,13 +91,13 @@ func TestReduce(t *testing.T) {
 			return reduce.Pass
 		}
 		var improved []string
-		cfg := rewrite.Config{Workers: workers, OnImprove: func(fs []rewrite.File) { improved = append(improved, string(fs[0].Data)) }}
+		cfg := rewrite.Config{Workers: workers, DD: c.dd, OnImprove: func(fs []rewrite.File) { improved = append(improved, string(fs[0].Data)) }}
 		out, st, err := rewrite.Reduce(context.Background(), []rewrite.File{{Path: "w", Data: []byte(in), Syntax: words{}}}, test, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := string(out[0].Data); got != "x gamma" && got != "gamma x" {
-			t.Errorf("workers %d: Reduce = %q, want two words with gamma", workers, got)
+			t.Errorf("workers %d, dd %v: Reduce = %q, want two words with gamma", workers, c.dd, got)
 		}
 		if st.Tests == 0 || st.Rounds == 0 || len(improved) == 0 {
 			t.Errorf("workers %d: stats %+v, %d improvements", workers, st, len(improved))
