@@ -23,9 +23,9 @@ const flowUsage = `Usage: culprit flow [flags] [packages] [-- go test flags]
        culprit flow [flags] main-package [-- program arguments]
 
 Flow runs the packages' tests once, instrumented with every event kind
-(leaving the trace in .culprit at the module root; built as culprit slice
-builds them, -vet=off -gcflags=-l unless the go test flags set them), and
-draws the dynamic data-flow graph of one test's output. Given one main package and neither
+(leaving the trace in .culprit at the module root; built with -vet=off
+unless the go test flags set -vet), and draws the dynamic data-flow graph
+of one test's output. Given one main package and neither
 -test nor -run, it builds and runs the program instead, instrumented,
 with the arguments after -- and culprit's standard input, and draws the
 graph of the program's output; its run is named "main" in the trace, its

@@ -11,12 +11,12 @@ func TestBuildFlags(t *testing.T) {
 		in     []string
 		want   []string
 	}{
-		{"no flags: vet off, no inlining", nil, []string{"-vet=off", "-gcflags=-l"}},
-		{"the user's flags kept, ours after them", []string{"-count=2", "-json"}, []string{"-count=2", "-json", "-vet=off", "-gcflags=-l"}},
-		{"the user's -vet wins", []string{"-vet=all"}, []string{"-vet=all", "-gcflags=-l"}},
-		{"the user's --vet form too", []string{"--vet", "off"}, []string{"--vet", "off", "-gcflags=-l"}},
-		{"the user's -gcflags win", []string{"-gcflags=all=-N -l"}, []string{"-gcflags=all=-N -l", "-vet=off"}},
-		{"before -args, which go test passes to the binary", []string{"-v", "-args", "-x"}, []string{"-v", "-vet=off", "-gcflags=-l", "-args", "-x"}},
+		{"no flags: vet off", nil, []string{"-vet=off"}},
+		{"the user's flags kept, ours after them", []string{"-count=2", "-json"}, []string{"-count=2", "-json", "-vet=off"}},
+		{"the user's -vet wins", []string{"-vet=all"}, []string{"-vet=all"}},
+		{"the user's --vet form too", []string{"--vet", "off"}, []string{"--vet", "off"}},
+		{"the user's -gcflags kept as they are", []string{"-gcflags=-l"}, []string{"-gcflags=-l", "-vet=off"}},
+		{"before -args, which go test passes to the binary", []string{"-v", "-args", "-x"}, []string{"-v", "-vet=off", "-args", "-x"}},
 	}
 	for _, tt := range tests {
 		in := append([]string(nil), tt.in...)
