@@ -55,7 +55,7 @@ func main() {
 	peersMode := flag.Bool("peers", false, "compare culprit with C-Vise and C-Reduce on real inputs instead")
 	peerJobs := flag.Int("peer-jobs", 2, "parallel tests of each tool in -peers mode")
 	limit := flag.Duration("limit", 10*time.Minute, "stop a tool after `DURATION` in -peers mode")
-	only := flag.String("only", "", "in -peers mode, run only the inputs whose name contains `SUBSTRING` (unparsable, type, test, json, c:)")
+	only := flag.String("only", "", "in -peers mode, run only the inputs whose name contains one of the comma-separated `SUBSTRINGS` (unparsable, type, test, json, c:, or a file name such as rule.go)")
 	tools := flag.String("tools", "culprit,cvise,creduce", "in -peers mode, the comma-separated `list` of tools to run")
 	flag.Parse()
 	if *peersMode {

@@ -434,7 +434,7 @@ func peers(jobs int, limit time.Duration, only, toolList string) error {
 	fmt.Println("| input | tool | bytes | gofmt | tests | seconds | bytes/min | tests/cv | time/cv | load | checked |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for i, c := range cases {
-		if only != "" && !strings.Contains(c.name, only) {
+		if !selected(c.name, only) {
 			continue
 		}
 		if c.module != nil {
@@ -496,6 +496,20 @@ func peers(jobs int, limit time.Duration, only, toolList string) error {
 	}
 	fmt.Printf("\n(load %s at the end; bytes/min: size over the smaller of C-Vise's and C-Reduce's; tests/cv, time/cv: over C-Vise's)\n", loadavg())
 	return nil
+}
+
+// selected reports whether the case name contains one of the
+// comma-separated substrings of only (every case when only is empty).
+func selected(name, only string) bool {
+	if only == "" {
+		return true
+	}
+	for _, s := range strings.Split(only, ",") {
+		if s = strings.TrimSpace(s); s != "" && strings.Contains(name, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // runPeer runs one tool on one case in dir and measures it. Tests are
