@@ -154,7 +154,7 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 	var rows [][]string
 	for _, r := range results {
 		if r.Plain == nil || r.Err != "" {
-			rows = append(rows, []string{r.Module, r.Version, "error: " + r.Err, r.Load})
+			rows = append(rows, []string{r.Module, r.Version, "error: " + strings.Join(strings.Fields(r.Err), " "), r.Load})
 			continue
 		}
 		row := []string{r.Module, r.Version, fmt.Sprint(r.Tests), fmt.Sprint(r.Identical), fmt.Sprintf("%.2f", r.Plain.Elapsed)}
