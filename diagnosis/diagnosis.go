@@ -360,30 +360,17 @@ func ties(n int, tied func(i, j int) bool, set func(i, best, worst int)) {
 	}
 }
 
-// mutantScore is Metallaxis's Ochiai over a mutant's kills. Where the
-// failing tests' reports were counted, a kill is a failure report the
-// mutant removed or changed, against the reports it added and the
-// passing tests it broke: a mutant that changes only the failing
-// case's check is in that case's data flow alone, one that makes every
-// case of the table fail is upstream of them all. A mutant that made
-// the failing tests panic or hang tells little: it scores a quarter of
-// a test-level kill.
+// mutantScore is Metallaxis's Ochiai over a mutant's kills: the failing
+// tests it changed against the passing tests it broke. The failing
+// tests' reports (Reports, Lost, Added) are kept to explain a line, not
+// scored: counting a table-driven test's cases apart ranked the faults
+// of the real-fault corpus's training bugs no better (docs/benchmarks.md,
+// 2026-11-26 evening).
 func mutantScore(m Mutant) float64 {
 	if m.Changed == 0 || m.Failing == 0 {
 		return 0
 	}
-	tests := float64(m.Changed) / math.Sqrt(float64(m.Failing)*float64(m.Changed+m.Broke))
-	if m.Reports == 0 {
-		return tests
-	}
-	score := 0.0
-	if m.Lost > 0 {
-		score = float64(m.Lost) / math.Sqrt(float64(m.Reports)*float64(m.Lost+m.Added+m.Broke))
-	}
-	if m.Crashed > 0 {
-		score = max(score, tests/4)
-	}
-	return score
+	return float64(m.Changed) / math.Sqrt(float64(m.Failing)*float64(m.Changed+m.Broke))
 }
 
 // InPackage reports whether fn, a function named as spectra name them
