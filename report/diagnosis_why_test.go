@@ -1,0 +1,31 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/culprit-go/culprit/diagnosis"
+)
+
+// TestWhyMutants says a fix first, then a mutant that changed the
+// failing check alone, and neither for a mutant that also made another
+// case fail or broke a passing test.
+func TestWhyMutants(t *testing.T) {
+	alone := diagnosis.Mutant{Failing: 1, Changed: 1, Reports: 1, Lost: 1}
+	for _, c := range []struct {
+		name string
+		ev   diagnosis.Evidence
+		want string // "" : neither phrase
+	}{
+		{"fix", diagnosis.Evidence{Mutants: 1, Fix: 1, MutantRuns: []diagnosis.Mutant{alone}}, "a mutant fixes it"},
+		{"alone", diagnosis.Evidence{Mutants: 1, MutantRuns: []diagnosis.Mutant{alone}}, "a mutant changes the failing check alone"},
+		{"other case", diagnosis.Evidence{Mutants: 1, MutantRuns: []diagnosis.Mutant{{Failing: 1, Changed: 1, Reports: 1, Lost: 1, Added: 1}}}, ""},
+		{"broke", diagnosis.Evidence{Mutants: 1, MutantRuns: []diagnosis.Mutant{{Failing: 1, Changed: 1, Broke: 1, Reports: 1, Lost: 1}}}, ""},
+	} {
+		got := DiagnosisWhy(c.ev)
+		has := strings.Contains(got, "a mutant fixes it") || strings.Contains(got, "changes the failing check alone")
+		if c.want == "" && has || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
