@@ -112,11 +112,8 @@ func DownloadAt(ctx context.Context, work, mod, version string) (dir, got string
 	if err := copyTree(info.Dir, dir); err != nil {
 		return "", "", fmt.Errorf("copy %s: %w", mod, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		// A module without go.mod (old, pre-modules): give it one.
-		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+mod+"\n\ngo 1.16\n"), 0o644); err != nil {
-			return "", "", fmt.Errorf("download %s: %w", mod, err)
-		}
+	if err := oldGoLine(dir, mod); err != nil {
+		return "", "", fmt.Errorf("download %s: %w", mod, err)
 	}
 	// Its dependencies, and go.sum entries for them: a module published
 	// without go.sum (gopkg.in/yaml.v3) needs go mod tidy to test at all.
@@ -130,6 +127,27 @@ func DownloadAt(ctx context.Context, work, mod, version string) (dir, got string
 		return "", "", fmt.Errorf("%s: go %s: %w: %s", mod, strings.Join(args, " "), err, out)
 	}
 	return dir, info.Version, nil
+}
+
+// oldGoLine gives the module in dir the go line the go command assumes
+// for it: a module without go.mod (old, pre-modules) gets one, and a
+// go.mod without a go directive (the proxy's synthesized one) gets
+// "go 1.16", which is what the go command takes a missing directive to
+// mean. Otherwise go mod tidy would write the running toolchain's
+// version, and that changes the module's language (go vet's checks,
+// loop variables).
+func oldGoLine(dir, mod string) error {
+	path := filepath.Join(dir, "go.mod")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return os.WriteFile(path, []byte("module "+mod+"\n\ngo 1.16\n"), 0o644)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "go" {
+			return nil
+		}
+	}
+	return os.WriteFile(path, append(data, "\ngo 1.16\n"...), 0o644)
 }
 
 // copyTree copies the files below from to to, writable (the module cache
