@@ -27,6 +27,10 @@ type Options struct {
 // ErrNoFailure is returned by Build when no test was named and none failed.
 var ErrNoFailure = errors.New("no test failed: name one with -test")
 
+// ErrNoTest is the error (wrapped, with the trace's test names) when the
+// test named is not in the trace.
+var ErrNoTest = errors.New("no such test in the trace")
+
 // Run is the graph of one test's run.
 type Run struct {
 	*Graph
@@ -263,8 +267,20 @@ func pick(tr *trace.Trace, name string) (*trace.Process, *trace.Test, error) {
 	if len(names) > 8 {
 		names = append(names[:8], "...")
 	}
-	return nil, nil, fmt.Errorf("no test %q in the trace (tests: %s)", name, strings.Join(names, ", "))
+	return nil, nil, &noTestError{name, names}
 }
+
+// noTestError says which test is not in the trace and which are.
+type noTestError struct {
+	name  string
+	names []string
+}
+
+func (e *noTestError) Error() string {
+	return fmt.Sprintf("no test %q in the trace (tests: %s)", e.name, strings.Join(e.names, ", "))
+}
+
+func (e *noTestError) Unwrap() error { return ErrNoTest }
 
 // failingLeaf returns, for a test that failed and has subtests, its first
 // failing leaf subtest (in the order the tests started): a parent fails

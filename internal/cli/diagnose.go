@@ -449,6 +449,11 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 				continue
 			}
 			r, err := buildGraph(ctx, dir, f.Test)
+			if top, _, sub := strings.Cut(f.Test, "/"); sub && errors.Is(err, deps.ErrNoTest) {
+				// The run again failed in another subtest (a table in a
+				// map, parallel subtests): slice its test's failing leaf.
+				r, err = buildGraph(ctx, dir, top)
+			}
 			if err != nil && ctx.Err() != nil {
 				notes = append(notes, fmt.Sprintf("%s: not sliced: stopped while building its dependence graph", f.Test))
 				continue
