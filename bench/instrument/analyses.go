@@ -197,6 +197,10 @@ func (h *harness) runAnalyses(ctx context.Context, dir string, m entry, f *fault
 	top, _, _ := strings.Cut(f.Test, "/")
 	run := "^" + regexp.QuoteMeta(top) + "$"
 	after := append([]string{"--"}, goFlags...)
+	var lim []string
+	if h.limit != 0 {
+		lim = []string{"-timeout", h.limit.String()}
+	}
 	args := map[string][]string{
 		"rank":  {"rank", f.Package},
 		"slice": {"slice", "-test", f.Test, "-run", run, f.Package},
@@ -204,8 +208,9 @@ func (h *harness) runAnalyses(ctx context.Context, dir string, m entry, f *fault
 		"mine":  {"mine", f.Package},
 	}
 	for _, name := range analysisNames {
-		fmt.Fprintf(h.log, "%s: culprit %s\n", m.name(), strings.Join(args[name], " "))
-		a, err := h.command(ctx, dir, limit, h.culprit, append(args[name], after...)...)
+		cmd := append(append([]string{name}, lim...), args[name][1:]...)
+		fmt.Fprintf(h.log, "%s: culprit %s\n", m.name(), strings.Join(cmd, " "))
+		a, err := h.command(ctx, dir, limit, h.culprit, append(cmd, after...)...)
 		if err != nil {
 			return fmt.Errorf("culprit %s: %w", name, err)
 		}

@@ -73,10 +73,13 @@ type harness struct {
 	repeat   int // runs of each configuration; the fastest is timed
 	// culprit is the binary that runs the analyses on an injected fault
 	// ("" runs none); tries bounds the mutants tried to find one, floor
-	// is the least time limit of an analysis (10x the plain run else).
+	// is the least time limit of an analysis (10x the plain run else);
+	// limit, when not 0, is passed to each analysis as its -timeout (a
+	// negative one lifts culprit's own default limit).
 	culprit string
 	tries   int
 	floor   time.Duration
+	limit   time.Duration
 }
 
 // runModule runs one module plain and in every variant.

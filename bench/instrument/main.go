@@ -51,6 +51,7 @@ func main() {
 	bin := flag.String("culprit", "", "the culprit `binary` of the analyses (default: built from this checkout)")
 	tries := flag.Int("tries", 12, "mutants tried per module to find one that fails a test")
 	floor := flag.Duration("floor", 5*time.Minute, "least time limit of an analysis (it is 10x the plain run otherwise)")
+	limit := flag.Duration("limit", 0, "pass -timeout `D` to each analysis (negative: culprit's own default limit lifted, to measure how long an analysis that stops at it takes)")
 	jsonOut := flag.String("json", "", "append each module's result to `FILE` as a line of JSON as it ends")
 	report := flag.String("report", "", "run nothing: print the tables of the results in the comma-separated JSON `FILES` (-json's), in order")
 	flag.Parse()
@@ -78,7 +79,7 @@ func main() {
 	}
 	defer cleanup()
 	h.repeat = max(*repeat, 1)
-	h.tries, h.floor = *tries, *floor
+	h.tries, h.floor, h.limit = *tries, *floor, *limit
 	if *analyses {
 		if h.culprit, err = proof.Culprit(h.work, *bin); err != nil {
 			fmt.Fprintln(os.Stderr, "instrument:", err)
