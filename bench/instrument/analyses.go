@@ -63,6 +63,7 @@ type fault struct {
 	PlainRSS  int64
 	Analyses  []analysis
 	Err       string // no fault found, or the plain run failed
+	Load      string // the machine's load average as the analyses started
 }
 
 // analyze injects a fault into the module copy in dir, a single-statement
@@ -193,6 +194,7 @@ func (h *harness) runAnalyses(ctx context.Context, dir string, m entry, f *fault
 		return fmt.Errorf("plain run of %s: %w", f.Package, err)
 	}
 	f.PlainWall, f.PlainRSS = plain.Wall, plain.RSS
+	f.Load = loadAverage()
 	limit := max(time.Duration(10*plain.Wall*float64(time.Second)), h.floor)
 	top, _, _ := strings.Cut(f.Test, "/")
 	run := "^" + regexp.QuoteMeta(top) + "$"

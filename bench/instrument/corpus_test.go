@@ -72,7 +72,8 @@ func TestParseJSONAddresses(t *testing.T) {
 
 // TestReadResultsMerge checks that results read from several -json files
 // give one row per module: a re-run's test runs replace the earlier ones,
-// an analyses-only run (-events none) adds its analyses to them.
+// an analyses-only run (-events none) adds its analyses to them, with
+// the load of the run that made them.
 func TestReadResultsMerge(t *testing.T) {
 	dir := t.TempDir()
 	runs := map[string]*run{"all": {Elapsed: 1}}
@@ -87,11 +88,11 @@ func TestReadResultsMerge(t *testing.T) {
 	}
 	first := write("a.jsonl",
 		&result{Module: "a", Tests: 2, Identical: 1, Runs: runs},
-		&result{Module: "b", Tests: 3, Identical: 3, Runs: runs, Fault: &fault{Test: "TestB"}},
+		&result{Module: "b", Tests: 3, Identical: 3, Runs: runs, Fault: &fault{Test: "TestB", Load: "1.00"}, Load: "2.00"},
 		&result{Module: "c", Err: "fails plain"})
 	second := write("b.jsonl",
 		&result{Module: "a", Tests: 2, Identical: 2, Runs: runs},
-		&result{Module: "a", Tests: 2, Identical: 2, Fault: &fault{Test: "TestA"}},
+		&result{Module: "a", Tests: 2, Identical: 2, Fault: &fault{Test: "TestA"}, Load: "3.00"},
 		&result{Module: "b", Tests: 3, Identical: 2, Runs: runs},
 		&result{Module: "c", Err: "fails plain again"})
 	got, err := readResults([]string{first, second})
@@ -102,11 +103,11 @@ func TestReadResultsMerge(t *testing.T) {
 	for _, r := range got {
 		test := ""
 		if r.Fault != nil {
-			test = r.Fault.Test
+			test = r.Fault.Test + " " + r.Fault.Load
 		}
 		rows = append(rows, fmt.Sprintf("%s %d/%d %s %s", r.Module, r.Identical, r.Tests, test, r.Err))
 	}
-	want := []string{"a 2/2 TestA ", "b 2/3 TestB ", "c 0/0  fails plain again"}
+	want := []string{"a 2/2 TestA 3.00 ", "b 2/3 TestB 1.00 ", "c 0/0  fails plain again"}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("merged rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}

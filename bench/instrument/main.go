@@ -264,6 +264,7 @@ func printAnalyses(w io.Writer, results []*result, markdown bool) {
 	for _, n := range analysisNames {
 		head = append(head, n+" exit/ratio/MiB")
 	}
+	head = append(head, "load")
 	rows := [][]string{head}
 	sums := map[string]float64{}
 	var plainSum float64
@@ -282,12 +283,13 @@ func printAnalyses(w io.Writer, results []*result, markdown bool) {
 			}
 			row = append(row, cell)
 		}
-		rows = append(rows, row)
+		rows = append(rows, append(row, f.Load))
 	}
 	total := []string{"total (wall s summed)", "", "", fmt.Sprintf("%.1f", plainSum)}
 	for _, n := range analysisNames {
 		total = append(total, fmt.Sprintf("%.0f s, %s", sums[n], ratio(sums[n], plainSum)))
 	}
+	total = append(total, "")
 	rows = append(rows, total)
 	proof.WriteTable(w, rows, markdown)
 	for _, r := range results {
@@ -320,7 +322,8 @@ func appendResult(name string, r *result) error {
 // readResults reads the results appendResult wrote to the files, one
 // per module in the order each first appears: a later result of the same
 // module replaces its test runs when it has them (a re-run after a fix)
-// and its analyses when it has them (-events none runs only those).
+// and its analyses when it has them (-events none runs only those). The
+// analyses' load is their run's when they did not record their own.
 func readResults(names []string) ([]*result, error) {
 	var out []*result
 	byName := map[string]*result{}
@@ -333,6 +336,9 @@ func readResults(names []string) ([]*result, error) {
 			r := &result{}
 			if err := json.Unmarshal([]byte(line), r); err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			if r.Fault != nil && r.Fault.Load == "" {
+				r.Fault.Load = r.Load
 			}
 			old := byName[r.Module]
 			if old == nil {
