@@ -154,12 +154,22 @@ func testedDirs(ctx context.Context, dir string, patterns []string) (map[string]
 }
 
 // failingTest runs the package's tests (the mutant in place) and returns
-// a leaf test that fails and passed plain, "" when none does or the
-// package does not build.
+// a leaf test that fails and passed plain, "" when none does, the
+// package does not build or the mutant makes a test hang: its run may
+// take three times the module's plain run and a minute, not go test's
+// whole limit (a mutated loop bound in kong's tests ran for 20 minutes).
 func (h *harness) failingTest(ctx context.Context, dir, pkg string, flags []string, plain *run) (string, error) {
-	r, err := h.goTest(ctx, dir, []string{pkg}, 0, append([]string{"-failfast"}, flags...)...)
-	if err != nil {
+	limit := min(h.timeout, time.Duration(3*plain.Wall*float64(time.Second))+time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, limit+time.Minute)
+	defer cancel()
+	r, err := h.goTest(ctx, dir, []string{pkg}, 0, append([]string{"-failfast"}, append(flags, "-timeout", limit.String())...)...)
+	if err != nil || ctx.Err() != nil {
 		return "", err
+	}
+	for _, tail := range r.Tails {
+		if strings.Contains(tail, "test timed out") {
+			return "", nil
+		}
 	}
 	var failed []testKey
 	for k, o := range r.Outcomes {
