@@ -36,11 +36,16 @@ func (b *builder) callWrites(fr *frame, in *instance, u *unit, ids []int, def fu
 		}
 		var from []int
 		made := false
+		targets := make([]ast.Expr, 0, len(w.args)+1)
 		for _, a := range w.args {
-			target := writtenOperand(a, in, w.builtin)
-			if target == nil {
-				continue
+			if target := writtenOperand(a, in, w.builtin); target != nil {
+				targets = append(targets, target)
 			}
+		}
+		if w.recv != nil && in.refs[w.recv.Pos()] != "*os.File" {
+			targets = append(targets, w.recv)
+		}
+		for _, target := range targets {
 			r := rootIdent(target)
 			if r == nil || r.Name == "nil" {
 				continue
@@ -52,18 +57,25 @@ func (b *builder) callWrites(fr *frame, in *instance, u *unit, ids []int, def fu
 			if !made {
 				from, made = b.callFrom(fr, in, w.call, top, ids), true
 			}
-			b.possiblyWritten(fr, key, def(f.text(target), target.Pos(), from))
+			// A method's write of a variable it was called on replaces
+			// what the variable held: the call read it (sb.WriteString's
+			// node depends on sb's definitions), so nothing is lost, and
+			// a loop of writes keeps one definition, not one per call.
+			_, whole := ast.Unparen(target).(*ast.Ident)
+			b.possiblyWritten(fr, key, def(f.text(target), target.Pos(), from), whole && target == w.recv)
 		}
 	}
 }
 
 // writerCall is a call of a unit that may write through its arguments
 // when it goes into code that is not instrumented: the arguments it may
-// write through, as its callee says (argWritten), and whether it is the
-// builtin delete or clear.
+// write through, as its callee says (argWritten), whether it is the
+// builtin delete or clear, and the receiver of a method that may write
+// its receiver (recvWritten: sb.WriteString(s), n.Add(1)).
 type writerCall struct {
 	call    *ast.CallExpr
 	args    []ast.Expr
+	recv    ast.Expr
 	builtin bool
 }
 
@@ -105,7 +117,13 @@ func (u *unit) writerCalls() []writerCall {
 				}
 				w.args = append(w.args, a)
 			}
-			if len(w.args) > 0 {
+			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && !w.builtin && recvWritten(sel.Sel.Name) {
+				switch ast.Unparen(sel.X).(type) {
+				case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+					w.recv = sel.X
+				}
+			}
+			if len(w.args) > 0 || w.recv != nil {
 				u.writers = append(u.writers, w)
 			}
 			return true
@@ -175,13 +193,14 @@ func (b *builder) isVar(fr *frame, key string) bool {
 	return f != nil || sc.global != ""
 }
 
-// possiblyWritten adds id to what the variable of key holds: a later read
-// sees it besides what it saw before, and so does a read of storage
+// possiblyWritten adds id to what the variable of key holds (or, with
+// replace, makes it all it holds): a later read sees it besides what it
+// saw before, and so does a read of storage
 // instrumented code wrote through the variable (an element, a field).
 // In execution-level graphs the elements and fields named for the
 // variable are read through it from now on: id depends on them.
-func (b *builder) possiblyWritten(fr *frame, key string, id int) {
-	b.define(fr, key, id, false)
+func (b *builder) possiblyWritten(fr *frame, key string, id int, replace bool) {
+	b.define(fr, key, id, replace)
 	b.view.mayHaveWritten(fr, key, id)
 	for k := range b.storage(varRef{b.owner(fr, key), key}, false) {
 		if defs := b.mem[k]; defs != nil {
@@ -210,6 +229,30 @@ func (b *builder) storage(v varRef, reset bool) map[memKey]bool {
 		m[v.key] = map[memKey]bool{}
 	}
 	return m[v.key]
+}
+
+// recvWritten reports whether a method called name, of code that is not
+// instrumented, may write its receiver (a pointer receiver, or a value
+// holding a pointer): false for the names of methods known to only read
+// it (String, Len, Load...) and for testing.T's. The engine has no
+// types: a method of a package-level name (strings.Builder's WriteString)
+// and a package's function (strings.Repeat) are told apart by whether
+// the name before the dot is a variable.
+func recvWritten(name string) bool {
+	switch name {
+	case "String", "GoString", "Error", "Unwrap", "Text", "Value", "Err", "Key", "Peek", "Buffered", "Available", "Len", "Cap", "Load", "Bytes", "Equal", "Compare", "Cmp", "Sign",
+		"IsZero", "IsNil", "IsValid", "Kind", "Type", "Name", "Interface", "Int", "Uint", "Float", "Bool", "Pointer",
+		"Before", "After", "Since", "Unix", "UnixNano", "UnixMilli", "Format", "AppendFormat", "MarshalJSON", "MarshalText",
+		"Run", "Cleanup", "Parallel", "Setenv", "Chdir", "TempDir", "Context", "Deadline", "Fail", "FailNow", "Failed",
+		"Skipped", "Attr", "Output", "Elapsed", "ReportAllocs", "ResetTimer", "StartTimer", "StopTimer", "ReportMetric":
+		return false
+	}
+	switch {
+	case name == "Helper", strings.HasPrefix(name, "Log"), strings.HasPrefix(name, "Error"), strings.HasPrefix(name, "Fatal"),
+		strings.HasPrefix(name, "Skip"), strings.HasPrefix(name, "Is"), strings.HasPrefix(name, "Has"):
+		return false
+	}
+	return true
 }
 
 // argWritten reports whether a call of callee (as written: "fmt.Sscan",

@@ -19,6 +19,8 @@ func TestCalls(t *testing.T) {
 		{"Instrumented", func() int { return Instrumented(1, 2) }, 2},
 		{"Mapped", func() int { return Mapped("a") }, 99},
 		{"Through", func() int { return Through(4) }, 4},
+		{"Builder", func() int { return Builder("ab", "c") }, 3},
+		{"Counter", func() int { return Counter(5) }, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.got(); got != c.want {
