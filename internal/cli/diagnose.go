@@ -277,7 +277,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), goFlags)
+			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags)
 		}()
 	}
 	if f.mutation.on {
@@ -410,9 +410,15 @@ func reportGroup(g diagnosis.Group, qualify bool) sfl.Group {
 // every event (each test's sampling restarted, as culprit slice does),
 // and returns the lines of each one's backward slice from its failure
 // point.
-func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir string, more, goFlags []string) ([]map[diagnosis.Location]bool, []string) {
+//
+// Only the functions the failing tests ran in the spectra's run (funcs)
+// are instrumented, and of the test functions only theirs: a test runs
+// no other code, so the slice is the same, and the instrumented build,
+// most of this step's time, compiles far less.
+func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir string, more []string, funcs map[string]bool, goFlags []string) ([]map[diagnosis.Location]bool, []string) {
 	var chosen []diagnosis.Failure
 	byPkg := map[string][]string{}
+	tests := map[string]bool{}
 	for _, f := range g.Failures {
 		if len(chosen) == n {
 			break
@@ -420,6 +426,7 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		chosen = append(chosen, f)
 		top, _, _ := strings.Cut(f.Test, "/")
 		byPkg[f.Package] = append(byPkg[f.Package], regexp.QuoteMeta(top))
+		tests[top] = true
 	}
 	var notes []string
 	var out []map[diagnosis.Location]bool
@@ -435,7 +442,7 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		dir := filepath.Join(traceDir, fmt.Sprint(i))
 		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(goFlags)...)
 		_, err := instrument.Run(ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
-			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true})
+			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, Funcs: funcs, Tests: tests})
 		if err != nil && ctx.Err() != nil {
 			notes = append(notes, fmt.Sprintf("%s: slices left out: stopped while running the tests", pkg))
 			continue
@@ -479,17 +486,24 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 	return out, notes
 }
 
-// ranIn returns the packages of pkgs whose code a failing run of s
-// executed: the only ones whose records a failing test's slice can
-// hold, so the only ones its run records every event of (the others
-// would only lengthen the build, the run and the trace).
-func ranIn(s *spectrum.Spectra, pkgs []string) []string {
+// failingFuncs returns the functions a failing run of s executed, as
+// their sites name them.
+func failingFuncs(s *spectrum.Spectra) map[string]bool {
 	funcs := map[string]bool{}
 	for i, ev := range s.Events {
 		if !funcs[ev.Func] && s.Counts(i).EF > 0 {
 			funcs[ev.Func] = true
 		}
 	}
+	return funcs
+}
+
+// ranIn returns the packages of pkgs whose code a failing run of s
+// executed: the only ones whose records a failing test's slice can
+// hold, so the only ones its run records every event of (the others
+// would only lengthen the build, the run and the trace).
+func ranIn(s *spectrum.Spectra, pkgs []string) []string {
+	funcs := failingFuncs(s)
 	var out []string
 	for _, p := range pkgs {
 		for fn := range funcs {

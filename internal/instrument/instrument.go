@@ -58,6 +58,15 @@ type Config struct {
 	// whose sampling starts afresh; "" is every test.
 	SampleTest string
 	Inlinable  bool // record stream events in small functions too, though it changes inlining
+	// Funcs, when not nil, names the functions to instrument, as their
+	// sites name them ("example.com/p.T.M"; a function literal's
+	// "X.func" keeps its declaration X); the others are left as written,
+	// so a run of a few tests compiles only the code they execute
+	// instrumented. In test files every function is instrumented but the
+	// tests (Test, Benchmark, Fuzz and Example functions) not in Tests;
+	// TestMain and init functions always are.
+	Funcs map[string]bool
+	Tests map[string]bool // top-level test names (with Funcs)
 }
 
 // DefaultCallLimit is how many calls of one function a test binary records
@@ -375,7 +384,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 			}
 			r := &fileRewriter{fset: jb.p.Fset, info: jb.p.TypesInfo, pkg: jb.p.Types, file: jb.f, tokFile: tf, src: src,
 				path: jb.path, events: cfg.Events, isTest: jb.test, sites: sites, ctrBase: base, race: race, inlined: cfg.Inlinable,
-				toolchain: toolchain, rtImport: rtImport}
+				toolchain: toolchain, rtImport: rtImport, funcs: cfg.Funcs, tests: cfg.Tests}
 			out := r.rewrite()
 			res.Notes = append(res.Notes, r.notes...)
 			if out == nil {

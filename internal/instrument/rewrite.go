@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/culprit-go/culprit/trace"
 )
@@ -66,6 +67,8 @@ type fileRewriter struct {
 	race     bool   // counters are atomic (go test -race)
 	inlined  bool   // record stream events in functions small enough to inline too
 	small    map[*types.Func]int
+	funcs    map[string]bool // Config.Funcs: nil is every function
+	tests    map[string]bool // Config.Tests
 
 	pendingAfter []afterText       // text for after(), registered while walking
 	inList       map[ast.Stmt]bool // statements of statement lists, where statements can be inserted
@@ -139,7 +142,11 @@ func (r *fileRewriter) rewrite() []byte {
 			r.notes = append(r.notes, fmt.Sprintf("%s: %s not instrumented (%s)", r.position(fd.Pos()), fd.Name.Name, skip))
 			continue
 		}
-		r.funcBody(fd.Type, fd.Recv, fd.Body, funcName(r.pkg, fd), nil, fd)
+		name := funcName(r.pkg, fd)
+		if !r.keep(fd, name) {
+			continue
+		}
+		r.funcBody(fd.Type, fd.Recv, fd.Body, name, nil, fd)
 	}
 	r.redirectExits()
 	if !r.changed() {
@@ -159,6 +166,27 @@ func (r *fileRewriter) rewrite() []byte {
 		r.insert(r.offset(r.file.Name.End()), false, -1000, imp)
 	}
 	return r.apply()
+}
+
+// keep reports whether the function declared by fd, named name, is
+// instrumented (Config.Funcs).
+func (r *fileRewriter) keep(fd *ast.FuncDecl, name string) bool {
+	if r.funcs == nil || fd.Recv == nil && (fd.Name.Name == "init" || fd.Name.Name == "TestMain") {
+		return true
+	}
+	if r.isTest {
+		if fd.Recv != nil {
+			return true
+		}
+		for _, prefix := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+			rest, ok := strings.CutPrefix(fd.Name.Name, prefix)
+			if ok && (rest == "" || !unicode.IsLower([]rune(rest)[0])) {
+				return r.tests[fd.Name.Name]
+			}
+		}
+		return true
+	}
+	return r.funcs[name] || r.funcs[name+".func"]
 }
 
 // rtImportPath is the import path of the runtime package in the build.

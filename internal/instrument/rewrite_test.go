@@ -70,3 +70,69 @@ func TestRewriteGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepFuncs instruments testdata/constructs with Config.Funcs and
+// Tests set: only the functions named (a function literal by its
+// declaration) and, in test files, the tests named and every helper get
+// sites; the rest stays as written.
+func TestKeepFuncs(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/constructs")
+	pkgs, err := packages.Load(&packages.Config{Dir: dir, Mode: packages.LoadAllSyntax, Tests: true}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pkg = "example.com/constructs"
+	tests := []struct {
+		file      string
+		funcs     map[string]bool
+		tests     map[string]bool
+		want, not []string // site functions
+	}{
+		{"mid.go", map[string]bool{pkg + ".Middle": true}, nil, []string{pkg + ".Middle"}, []string{pkg + ".Named", pkg + ".Gen"}},
+		{"more.go", map[string]bool{pkg + ".Rec.func": true, pkg + ".Counter.Inc": true}, nil,
+			[]string{pkg + ".Rec", pkg + ".Counter.Inc"}, []string{pkg + ".Goto", pkg + ".Kind"}},
+		{"mid_test.go", map[string]bool{}, map[string]bool{"TestPar": true}, []string{pkg + ".TestPar"}, []string{pkg + ".TestMiddle", pkg + ".TestSkip"}},
+		{"more_test.go", map[string]bool{}, map[string]bool{"ExampleKind": true}, []string{pkg + ".ExampleKind"}, []string{pkg + ".TestMore", pkg + ".ExampleMiddle"}},
+	}
+	for _, tt := range tests {
+		found := false
+		for _, p := range pkgs {
+			if p.PkgPath != pkg || len(p.Errors) > 0 {
+				continue
+			}
+			for i, f := range p.Syntax {
+				path := p.CompiledGoFiles[i]
+				if filepath.Base(path) != tt.file || found {
+					continue
+				}
+				found = true
+				src, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sites := &siteTable{}
+				r := &fileRewriter{fset: p.Fset, info: p.TypesInfo, pkg: p.Types, file: f, tokFile: p.Fset.File(f.Pos()),
+					src: src, path: path, isTest: strings.HasSuffix(path, "_test.go"), events: trace.AllEvents, sites: sites,
+					funcs: tt.funcs, tests: tt.tests}
+				r.rewrite()
+				got := map[string]bool{}
+				for _, s := range sites.sites {
+					got[strings.TrimSuffix(s.Func, ".func")] = true
+				}
+				for _, w := range tt.want {
+					if !got[w] {
+						t.Errorf("%s: %s has no site (sites of %v)", tt.file, w, got)
+					}
+				}
+				for _, w := range tt.not {
+					if got[w] {
+						t.Errorf("%s: %s instrumented, though not kept", tt.file, w)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: not loaded", tt.file)
+		}
+	}
+}
