@@ -440,7 +440,7 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		// command's build cache serves a second diagnosis of the same
 		// code).
 		dir := filepath.Join(traceDir, fmt.Sprint(i))
-		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(goFlags)...)
+		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(buildFlags(goFlags))...)
 		_, err := instrument.Run(ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
 			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, Funcs: funcs, Tests: tests})
 		if err != nil && ctx.Err() != nil {
