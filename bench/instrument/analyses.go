@@ -114,8 +114,13 @@ func (h *harness) inject(ctx context.Context, m entry, dir string, plain *run, f
 		}
 		fmt.Fprintf(h.log, "%s: %s fails %s\n", m.name(), c, test)
 		f.Mutant, f.Package, f.Test = c.String(), pkg, test
-		err = h.runAnalyses(ctx, dir, m, f)
+		err = h.runAnalyses(ctx, dir, m, f, plain)
 		os.WriteFile(file, src, 0o644)
+		if errors.Is(err, errRunaway) {
+			fmt.Fprintf(h.log, "%s: %s: %v\n", m.name(), c, err)
+			f.Mutant, f.Package, f.Test = "", "", ""
+			continue
+		}
 		return err
 	}
 	return fmt.Errorf("none of %d mutants tried fails a test that passes plain", f.Tried)
@@ -195,13 +200,24 @@ func (h *harness) failingTest(ctx context.Context, dir, pkg string, flags []stri
 	return best, nil
 }
 
+// errRunaway is a mutant whose package's plain run does not end by itself
+// within three times the module's plain run and a minute, or needs more
+// than 8 GiB: its analyses would time the runaway, not culprit.
+var errRunaway = errors.New("the package's plain run with the fault runs away")
+
 // runAnalyses times the package's plain run with the fault in place, then
-// runs each analysis on it.
-func (h *harness) runAnalyses(ctx context.Context, dir string, m entry, f *fault) error {
+// runs each analysis on it. A fault that makes the run hang or grow past
+// 8 GiB (a test that failed fast in failingTest, others then loop) is
+// errRunaway: another mutant is tried.
+func (h *harness) runAnalyses(ctx context.Context, dir string, m entry, f *fault, modPlain *run) error {
 	goFlags := append([]string{"-vet=off"}, m.Flags...)
-	plain, err := h.command(ctx, dir, time.Duration(h.timeout), "go", append(append([]string{"test", "-count=1"}, goFlags...), f.Package)...)
+	bound := min(h.timeout, time.Duration(3*modPlain.Wall*float64(time.Second))+time.Minute)
+	plain, err := h.command(ctx, dir, bound, "go", append(append([]string{"test", "-count=1", "-timeout", (bound + time.Minute).String()}, goFlags...), f.Package)...)
 	if err != nil {
 		return fmt.Errorf("plain run of %s: %w", f.Package, err)
+	}
+	if plain.TimedOut || plain.RSS > maxRSS {
+		return fmt.Errorf("%w (%.0f s, %d MiB)", errRunaway, plain.Wall, plain.RSS>>10)
 	}
 	f.PlainWall, f.PlainRSS = plain.Wall, plain.RSS
 	f.Load = loadAverage()
