@@ -39,7 +39,7 @@ func (b *builder) frameOf(g *goroutine, fn *function) *frame {
 
 // push enters a frame of fn on g.
 func (b *builder) push(g *goroutine, fn *function, site int) *frame {
-	fr := &frame{fn: fn, vars: map[string]map[int]bool{}, units: make([]unitRun, len(fn.units)), tag: -1, ret: -1, call: -1, from: -1, cbSite: -1}
+	fr := &frame{fn: fn, vars: map[string]map[int]bool{}, units: make([]unitRun, len(fn.units)), tag: -1, ret: -1, call: -1, from: -1, cbSite: -1, entryCtrl: -1, entryNode: -1}
 	if fn.parent != nil {
 		fr.lex = b.last[fn.parent]
 	}
@@ -113,6 +113,7 @@ func (b *builder) enter(g *goroutine, e *trace.Event) {
 	if cbSite >= 0 {
 		fr.cbOf, fr.cbSite = caller, cbSite
 	}
+	b.enteredBy(fr, caller, call, callSite, cbSite, opCtrl)
 	names := b.params(e.Site)
 	f := fn.file
 	declPos := fn.decl.Pos()
@@ -155,6 +156,44 @@ func (b *builder) enter(g *goroutine, e *trace.Event) {
 		}
 		b.edge(opCtrl, id, Control)
 	}
+}
+
+// enteredBy records the call that entered fr from caller: the call site's
+// statement and the decision that made it run, for the control
+// dependence of fr's statements that no decision of fr's controls
+// (opCtrl: the && or || whose left operand let the call's operand run,
+// -1 when none).
+// A callback's call is the call under way that went into code that is
+// not instrumented (cbSite).
+func (b *builder) enteredBy(fr, caller *frame, call *ast.CallExpr, callSite, cbSite, opCtrl int) {
+	if cbSite >= 0 {
+		call, callSite = b.callAt(caller, cbSite), cbSite
+	}
+	if call == nil || caller == nil || callSite < 0 || b.units[callSite] == nil || !b.view.callControl() {
+		return
+	}
+	fr.entry, fr.entryBy = call, caller
+	fr.entryCtrl = opCtrl // a call in the right operand of && or ||
+	if opCtrl < 0 {
+		fr.entryCtrl = b.control(caller, b.units[callSite])
+	}
+}
+
+// entryOf returns the node of the call that entered fr, made on first
+// use, control dependent on the decision that made the call run; -1 when
+// the call is not known.
+func (b *builder) entryOf(fr *frame) int {
+	if fr.entry == nil {
+		return -1
+	}
+	if fr.entryNode < 0 {
+		f := fr.entryBy.fn.file
+		id := b.view.fresh("<"+f.text(fr.entry.Fun)+"()>", f, fr.entry.Pos(), fr.entryBy.fn)
+		b.g.Nodes[id].Count++
+		b.edge(fr.entryCtrl, id, Control)
+		fr.entryNode = id
+	}
+	return fr.entryNode
 }
 
 // callAt returns the call expression of call site site made by fr's

@@ -198,7 +198,10 @@ func (b *builder) defNode(name string, pos token.Pos, from []int) int {
 }
 
 // control returns the node of the decision that made u run in fr: the
-// latest execution among its static controllers, -1 when none.
+// latest execution among its static controllers; with none, the call
+// that entered fr (interprocedural control dependence: a function's
+// statements run because it was called, under the decision that made
+// the call run); -1 when that is not known either.
 func (b *builder) control(fr *frame, u *unit) int {
 	ctrl := -1
 	best := -1
@@ -212,6 +215,11 @@ func (b *builder) control(fr *frame, u *unit) int {
 		// nothing): its static node.
 		cu := u.fn.units[u.ctrl[0]]
 		ctrl = b.node(decisionName(cu), u.fn.file, cu.pos, u.fn)
+	}
+	if ctrl < 0 {
+		// No decision of the function's own: the statement ran because
+		// the call that entered the frame did.
+		ctrl = b.entryOf(fr)
 	}
 	return ctrl
 }

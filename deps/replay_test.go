@@ -148,7 +148,7 @@ func TestHeaderReads(t *testing.T) {
 	if err := report.SliceDeps(&got, r.Backward(r.Returns("Header")...), report.SliceInfo{Root: dir}); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"n (9) <= xs (6)\n", "i (10) <= xs (6)\n", "<test> (10) <= xs (6)\n", "x (13) <= xs (6), xs[0] (7), xs[1] (8)"} {
+	for _, w := range []string{"n (9) <= xs (6);", "i (10) <= xs (6);", "<test> (10) <= xs (6);", "x (13) <= xs (6), xs[0] (7), xs[1] (8)"} {
 		if !strings.Contains(got.String(), w) {
 			t.Errorf("no %q:\n%s", w, got.String())
 		}

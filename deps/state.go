@@ -2,6 +2,7 @@ package deps
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"path/filepath"
 	"sort"
@@ -170,6 +171,16 @@ type frame struct {
 	// values of the callbacks made under it.
 	cbRets map[int]map[int]bool
 	check  bool
+	// entry is the call that entered the frame, by a frame of
+	// instrumented code (entryBy; nil: none known): the statements of
+	// the function that no decision of its own controls run because the
+	// call ran, so they are control dependent on its node (entryNode,
+	// made when first needed; -1 until then), and the call on the
+	// decision that made it run (entryCtrl).
+	entry     *ast.CallExpr
+	entryBy   *frame
+	entryCtrl int
+	entryNode int
 }
 
 // instance is one execution of a unit.

@@ -78,11 +78,11 @@ func TestStored(t *testing.T) {
 		precise          string // in the execution-level slice
 	}{
 		{"TestElems/Append", "Append", "ys[0] after ys := append(xs, c) is xs[0]",
-			[]string{"<Append() return value> (12) <= xs[0] (9)\n"}, []string{"c (7)", "xs[1]"}, "<Append() return value>@0 (12) <= xs[0]@0 (9)"},
+			[]string{"<Append() return value> (12) <= xs[0] (9);"}, []string{"c (7)", "xs[1]"}, "<Append() return value>@0 (12) <= xs[0]@0 (9)"},
 		{"TestElems/Appended", "Appended", "ys[2] is the c appended",
-			[]string{"ys[2] (20) <= c (16)\n"}, []string{"xs[0]", "xs[1]"}, "ys[2]@0 (20) <= c@0 (16)"},
+			[]string{"ys[2] (20) <= c (16);"}, []string{"xs[0]", "xs[1]"}, "ys[2]@0 (20) <= c@0 (16)"},
 		{"TestElems/Struct", "Struct", "q.x after q := p is p.x",
-			[]string{"<Struct() return value> (32) <= p.x (29)\n"}, []string{"p.y", "q (31)"}, "<Struct() return value>@0 (32) <= p.x@0 (29)"},
+			[]string{"<Struct() return value> (32) <= p.x (29);"}, []string{"p.y", "q (31)"}, "<Struct() return value>@0 (32) <= p.x@0 (29)"},
 	}
 	for _, tc := range cases {
 		r, err := deps.BuildStream(dir, deps.Options{Test: tc.test})

@@ -32,6 +32,12 @@ type view interface {
 	// wroteElem is told of an element written through the variable of
 	// key k, at loc.
 	wroteElem(fr *frame, k string, loc loc)
+	// callControl says whether a function's statements that no decision
+	// of its own controls are control dependent on the call that entered
+	// it (builder.control): the slices' graph, where a decision guarding
+	// a call with side effects must be in the slice; not the data-flow
+	// graph of outputs, which shows where values came from.
+	callControl() bool
 	// copiesInStorage says whether a copy (q = p) keeps p's parts for q
 	// through the storage written (builder.written), not by name.
 	copiesInStorage() bool
@@ -99,6 +105,8 @@ func (s *summary) defining(fr *frame, root string, _ bool) { s.forget(fr, root) 
 func (s *summary) wroteElem(fr *frame, k string, loc loc) { s.sawElems(fr, k, loc) }
 
 func (s *summary) copiesInStorage() bool { return true }
+
+func (s *summary) callControl() bool { return true }
 
 func (s *summary) assigned(*frame, *instance, *unit, ast.Expr, ast.Expr, *pending, defFunc) ([]int, bool) {
 	return nil, false
