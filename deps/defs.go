@@ -23,6 +23,32 @@ func (b *builder) lookup(fr *frame, k string) map[int]bool {
 	return nil
 }
 
+// declaration returns the node of the declaration of the package-level
+// variable of key k, as seen from fr, for a read that finds no
+// definition of it in the run (it was initialized before the trace
+// began, by its declaration or an init function): -1 when k names no
+// package-level variable or its declaration is not found.
+func (b *builder) declaration(fr *frame, k string) int {
+	f, sc := fr.holder(k)
+	if f != nil || sc.hops >= 0 || sc.global == "" {
+		return -1
+	}
+	dir, name, _ := strings.Cut(sc.global, "\x00")
+	site, ok := b.src.declared[dir][name]
+	if !ok {
+		return -1
+	}
+	df := b.src.file(site.path)
+	if df == nil {
+		return -1
+	}
+	id := b.view.fresh(name, df, df.pos(site.line, site.col), nil)
+	if b.g.Nodes[id].Count == 0 {
+		b.g.Nodes[id].Count = 1
+	}
+	return id
+}
+
 // define records a definition of the operand named by root.
 func (b *builder) define(fr *frame, root string, id int, strong bool) {
 	m, key := fr.vars, root

@@ -235,7 +235,16 @@ ids:
 		if root == rootOnlyMem {
 			continue
 		}
-		b.addSorted(b.lookup(fr, id.key), add, func(d int) bool {
+		defs := b.lookup(fr, id.key)
+		if len(defs) == 0 {
+			if d := b.declaration(fr, id.key); d >= 0 {
+				if d >= len(b.seen) { // a node made now
+					b.seen = append(b.seen, make([]uint32, d+1-len(b.seen))...)
+				}
+				add(d)
+			}
+		}
+		b.addSorted(defs, add, func(d int) bool {
 			return root == rootMissed && b.located[d] || id.header && b.elemOnly[d]
 		})
 	}

@@ -155,6 +155,26 @@ func TestHeaderReads(t *testing.T) {
 	}
 }
 
+// TestDeclared: in the summary graph, a read of a package-level variable
+// that the run never defined (initialized before the test began, in a
+// file the trace does not name) depends on its declaration.
+func TestDeclared(t *testing.T) {
+	tr, dir := replayTrace.run(t, filepath.Join("testdata", "replay"))
+	r, err := deps.Build(tr, deps.Options{Test: "TestCalls/Scaled"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := report.SliceDeps(&got, r.Backward(r.Returns("Scaled")...), report.SliceInfo{Root: dir}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"package-level variables (calls/tables.go):\n    factor (6)\n    names (8)\n", "<Scaled() return value> (28) <= x (27), k (27), factor (calls/tables.go:6), names (calls/tables.go:8);"} {
+		if !strings.Contains(got.String(), w) {
+			t.Errorf("no %q:\n%s", w, got.String())
+		}
+	}
+}
+
 // versions prints an execution-level slice one node a line, in the order
 // of the run: "v@1 (16) <= strconv.Atoi(s)@1 (16); <- <test>@0 (17)".
 func versions(g *deps.Graph, s *deps.Slice) string {

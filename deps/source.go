@@ -246,11 +246,62 @@ type source struct {
 	fset    *token.FileSet
 	files   map[string]*file
 	globals map[string]map[string]bool // directory -> package-level variable names
-	missing map[string]error           // files that could not be parsed
+	// declared holds, per directory, where each package-level variable
+	// is declared: of every Go file of the directory, those the trace
+	// names and those it does not (var declarations alone, regexps,
+	// tables).
+	declared map[string]map[string]declSite
+	missing  map[string]error // files that could not be parsed
+}
+
+// declSite is where a package-level variable is declared.
+type declSite struct {
+	path      string
+	line, col int
 }
 
 func newSource() *source {
-	return &source{fset: token.NewFileSet(), files: map[string]*file{}, globals: map[string]map[string]bool{}, missing: map[string]error{}}
+	return &source{fset: token.NewFileSet(), files: map[string]*file{}, globals: map[string]map[string]bool{},
+		declared: map[string]map[string]declSite{}, missing: map[string]error{}}
+}
+
+// declare scans the Go files of dir once for their package-level
+// variables (test files after the others: the first declaration of a
+// name wins, build constraints aside).
+func (s *source) declare(dir string) {
+	if s.declared[dir] != nil {
+		return
+	}
+	s.declared[dir] = map[string]declSite{}
+	if s.globals[dir] == nil {
+		s.globals[dir] = map[string]bool{}
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	sort.SliceStable(paths, func(i, j int) bool {
+		return !strings.HasSuffix(paths[i], "_test.go") && strings.HasSuffix(paths[j], "_test.go")
+	})
+	fset := token.NewFileSet()
+	for _, path := range paths {
+		af, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range af.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				for _, n := range sp.(*ast.ValueSpec).Names {
+					if _, seen := s.declared[dir][n.Name]; !seen && n.Name != "_" {
+						p := fset.Position(n.Pos())
+						s.declared[dir][n.Name] = declSite{path, p.Line, p.Column}
+						s.globals[dir][n.Name] = true
+					}
+				}
+			}
+		}
+	}
 }
 
 // file parses path once; it returns nil when the file cannot be read.
@@ -274,9 +325,7 @@ func (s *source) file(path string) *file {
 	f := &file{path: path, fset: s.fset, tf: s.fset.File(af.Pos()), ast: af, src: src, decls: map[*ast.Object]token.Pos{}, keys: map[*ast.Ident]string{}}
 	s.files[path] = f
 	dir := filepath.Dir(path)
-	if s.globals[dir] == nil {
-		s.globals[dir] = map[string]bool{}
-	}
+	s.declare(dir)
 	f.globals = s.globals[dir]
 	for _, d := range af.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {

@@ -150,7 +150,11 @@ func SliceCode(w io.Writer, s *deps.Slice, info SliceInfo) error {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "// %s: %s\n", info.rel(sp.file), strings.Join(sp.funcs, ", "))
+		names := make([]string, len(sp.funcs))
+		for i, fn := range sp.funcs {
+			names[i] = funcLabel(fn, "")
+		}
+		fmt.Fprintf(&b, "// %s: %s\n", info.rel(sp.file), strings.Join(names, ", "))
 		lines := src.lines(sp.file)
 		for l := sp.first; l <= sp.last; l++ {
 			text := ""
@@ -202,7 +206,7 @@ func SliceDeps(w io.Writer, s *deps.Slice, info SliceInfo) error {
 	for _, n := range s.Sorted() {
 		if k := info.rel(n.File) + " " + n.Func; k != cur {
 			cur = k
-			fmt.Fprintf(&b, "%s() (%s):\n", n.Func, info.rel(n.File))
+			fmt.Fprintf(&b, "%s (%s):\n", funcLabel(n.Func, "()"), info.rel(n.File))
 		}
 		line := fmt.Sprintf("    %s (%d)", n.Var, n.Line)
 		if a := annotation(s, info, []*deps.Node{n}); a != "" {
@@ -239,7 +243,7 @@ func SliceDOT(w io.Writer, s *deps.Slice, info SliceInfo) error {
 		clusters[k] = append(clusters[k], n)
 	}
 	for i, k := range order {
-		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", i, strconv.Quote(k+"()"))
+		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", i, strconv.Quote(funcLabel(k, "()")))
 		for _, n := range clusters[k] {
 			attrs := fmt.Sprintf("label=%s", strconv.Quote(fmt.Sprintf("%s\n%s:%d", n.Var, filepath.Base(n.File), n.Line)))
 			if crit[n.ID] {
@@ -503,4 +507,13 @@ func CheckedText(w io.Writer, covs []*deps.Coverage, info SliceInfo) error {
 		return fmt.Errorf("write checked coverage: %w", err)
 	}
 	return nil
+}
+
+// funcLabel names a slice's function, with suffix ("()"), or its
+// package-level variables' declarations (nodes of no function).
+func funcLabel(fn, suffix string) string {
+	if fn == "" {
+		return "package-level variables"
+	}
+	return fn + suffix
 }

@@ -21,6 +21,7 @@ func TestCalls(t *testing.T) {
 		{"Through", func() int { return Through(4) }, 4},
 		{"Builder", func() int { return Builder("ab", "c") }, 3},
 		{"Counter", func() int { return Counter(5) }, 5},
+		{"Scaled", func() int { return Scaled(2, "b") }, 8},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.got(); got != c.want {

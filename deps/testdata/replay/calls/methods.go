@@ -22,3 +22,8 @@ func Counter(n int32) int {
 	v := c.Load()
 	return int(v)
 }
+
+// Scaled reads package-level variables declared in another file.
+func Scaled(x int, k string) int {
+	return x*factor + names[k]
+}
