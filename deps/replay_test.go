@@ -139,38 +139,38 @@ func TestReplay(t *testing.T) {
 // not on the elements written since; the range's value does (issue 18:
 // a sum said to depend on an element never read).
 func TestHeaderReads(t *testing.T) {
+	got := summarySlice(t, "TestLoops/Header", "Header")
+	for _, w := range []string{"n (9) <= xs (6);", "i (10) <= xs (6);", "<test> (10) <= xs (6);", "x (13) <= xs (6), xs[0] (7), xs[1] (8)"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("no %q:\n%s", w, got)
+		}
+	}
+}
+
+// summarySlice returns, in the deps format, the summary graph's slice of
+// the return value of fn in test of the testdata/replay module.
+func summarySlice(t *testing.T, test, fn string) string {
+	t.Helper()
 	tr, dir := replayTrace.run(t, filepath.Join("testdata", "replay"))
-	r, err := deps.Build(tr, deps.Options{Test: "TestLoops/Header"})
+	r, err := deps.Build(tr, deps.Options{Test: test})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if err := report.SliceDeps(&got, r.Backward(r.Returns("Header")...), report.SliceInfo{Root: dir}); err != nil {
+	if err := report.SliceDeps(&got, r.Backward(r.Returns(fn)...), report.SliceInfo{Root: dir}); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"n (9) <= xs (6);", "i (10) <= xs (6);", "<test> (10) <= xs (6);", "x (13) <= xs (6), xs[0] (7), xs[1] (8)"} {
-		if !strings.Contains(got.String(), w) {
-			t.Errorf("no %q:\n%s", w, got.String())
-		}
-	}
+	return got.String()
 }
 
 // TestDeclared: in the summary graph, a read of a package-level variable
 // that the run never defined (initialized before the test began, in a
 // file the trace does not name) depends on its declaration.
 func TestDeclared(t *testing.T) {
-	tr, dir := replayTrace.run(t, filepath.Join("testdata", "replay"))
-	r, err := deps.Build(tr, deps.Options{Test: "TestCalls/Scaled"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got bytes.Buffer
-	if err := report.SliceDeps(&got, r.Backward(r.Returns("Scaled")...), report.SliceInfo{Root: dir}); err != nil {
-		t.Fatal(err)
-	}
+	got := summarySlice(t, "TestCalls/Scaled", "Scaled")
 	for _, w := range []string{"package-level variables (calls/tables.go):\n    factor (6)\n    names (8)\n", "<Scaled() return value> (28) <= x (27), k (27), factor (calls/tables.go:6), names (calls/tables.go:8);"} {
-		if !strings.Contains(got.String(), w) {
-			t.Errorf("no %q:\n%s", w, got.String())
+		if !strings.Contains(got, w) {
+			t.Errorf("no %q:\n%s", w, got)
 		}
 	}
 }
