@@ -147,6 +147,13 @@ func runSlice(e *env, args []string) int {
 		if *testOut {
 			w = io.MultiWriter(&goOut, shown)
 		}
+		// -test alone runs one test: the other tests of the test files
+		// are left as written (a large test file compiles far quicker).
+		var tests map[string]bool
+		if *run == "" && *testName != "" {
+			top, _, _ := strings.Cut(*testName, "/")
+			tests = map[string]bool{top: true}
+		}
 		var res *instrument.Result
 		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
 			res, err = instrument.Run(ctx, instrument.Config{
@@ -159,6 +166,7 @@ func runSlice(e *env, args []string) int {
 				SamplePerTest: true,
 				SampleTest:    *testName,
 				Inlinable:     true,
+				Tests:         tests,
 			})
 			return err
 		})

@@ -62,11 +62,14 @@ type Config struct {
 	// sites name them ("example.com/p.T.M"; a function literal's
 	// "X.func" keeps its declaration X); the others are left as written,
 	// so a run of a few tests compiles only the code they execute
-	// instrumented. In test files every function is instrumented but the
-	// tests (Test, Benchmark, Fuzz and Example functions) not in Tests;
-	// TestMain and init functions always are.
+	// instrumented. Test files are left to Tests.
 	Funcs map[string]bool
-	Tests map[string]bool // top-level test names (with Funcs)
+	// Tests, when not nil, names the top-level tests whose functions
+	// are instrumented in test files: the other tests (Test, Benchmark,
+	// Fuzz and Example functions) are left as written, every other
+	// function of a test file instrumented. TestMain and init functions
+	// always are.
+	Tests map[string]bool
 }
 
 // DefaultCallLimit is how many calls of one function a test binary records

@@ -171,11 +171,11 @@ func (r *fileRewriter) rewrite() []byte {
 // keep reports whether the function declared by fd, named name, is
 // instrumented (Config.Funcs).
 func (r *fileRewriter) keep(fd *ast.FuncDecl, name string) bool {
-	if r.funcs == nil || fd.Recv == nil && (fd.Name.Name == "init" || fd.Name.Name == "TestMain") {
+	if fd.Recv == nil && (fd.Name.Name == "init" || fd.Name.Name == "TestMain") {
 		return true
 	}
 	if r.isTest {
-		if fd.Recv != nil {
+		if fd.Recv != nil || r.tests == nil {
 			return true
 		}
 		for _, prefix := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
@@ -186,7 +186,7 @@ func (r *fileRewriter) keep(fd *ast.FuncDecl, name string) bool {
 		}
 		return true
 	}
-	return r.funcs[name] || r.funcs[name+".func"]
+	return r.funcs == nil || r.funcs[name] || r.funcs[name+".func"]
 }
 
 // rtImportPath is the import path of the runtime package in the build.

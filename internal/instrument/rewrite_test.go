@@ -73,8 +73,8 @@ func TestRewriteGolden(t *testing.T) {
 
 // TestKeepFuncs instruments testdata/constructs with Config.Funcs and
 // Tests set: only the functions named (a function literal by its
-// declaration) and, in test files, the tests named and every helper get
-// sites; the rest stays as written.
+// declaration; every function when Funcs is nil) and, in test files,
+// the tests named and every helper get sites; the rest stays as written.
 func TestKeepFuncs(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/constructs")
 	pkgs, err := packages.Load(&packages.Config{Dir: dir, Mode: packages.LoadAllSyntax, Tests: true}, ".")
@@ -92,6 +92,8 @@ func TestKeepFuncs(t *testing.T) {
 		{"more.go", map[string]bool{pkg + ".Rec.func": true, pkg + ".Counter.Inc": true}, nil,
 			[]string{pkg + ".Rec", pkg + ".Counter.Inc"}, []string{pkg + ".Goto", pkg + ".Kind"}},
 		{"mid_test.go", map[string]bool{}, map[string]bool{"TestPar": true}, []string{pkg + ".TestPar"}, []string{pkg + ".TestMiddle", pkg + ".TestSkip"}},
+		{"mid.go", nil, map[string]bool{"TestPar": true}, []string{pkg + ".Middle", pkg + ".Named", pkg + ".Gen"}, nil},
+		{"mid_test.go", nil, map[string]bool{"TestMiddle": true}, []string{pkg + ".TestMiddle"}, []string{pkg + ".TestPar"}},
 		{"more_test.go", map[string]bool{}, map[string]bool{"ExampleKind": true}, []string{pkg + ".ExampleKind"}, []string{pkg + ".TestMore", pkg + ".ExampleMiddle"}},
 	}
 	for _, tt := range tests {
