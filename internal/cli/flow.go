@@ -161,6 +161,7 @@ func runFlow(e *env, args []string) int {
 			res, err = instrument.Run(ctx, instrument.Config{
 				Packages: pkgs, Events: trace.AllEvents, GoFlags: goFlags,
 				Stdout: w, Stderr: w, CallLimit: *calls, SamplePerTest: true, SampleTest: *testName, Inlinable: true,
+				Tests: onlyTest(*run, *testName),
 			})
 			return err
 		})

@@ -147,13 +147,6 @@ func runSlice(e *env, args []string) int {
 		if *testOut {
 			w = io.MultiWriter(&goOut, shown)
 		}
-		// -test alone runs one test: the other tests of the test files
-		// are left as written (a large test file compiles far quicker).
-		var tests map[string]bool
-		if *run == "" && *testName != "" {
-			top, _, _ := strings.Cut(*testName, "/")
-			tests = map[string]bool{top: true}
-		}
 		var res *instrument.Result
 		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
 			res, err = instrument.Run(ctx, instrument.Config{
@@ -166,7 +159,7 @@ func runSlice(e *env, args []string) int {
 				SamplePerTest: true,
 				SampleTest:    *testName,
 				Inlinable:     true,
-				Tests:         tests,
+				Tests:         onlyTest(*run, *testName),
 			})
 			return err
 		})
@@ -236,6 +229,18 @@ func buildFlags(goFlags []string) []string {
 		goFlags = withGoFlag(goFlags, "-vet=off")
 	}
 	return goFlags
+}
+
+// onlyTest returns the tests whose functions a run of -test name (and
+// no -run) instruments in the test files: its top-level test alone, the
+// other tests being left as written (a large test file compiles far
+// quicker); nil, every test, otherwise.
+func onlyTest(run, name string) map[string]bool {
+	if run != "" || name == "" {
+		return nil
+	}
+	top, _, _ := strings.Cut(name, "/")
+	return map[string]bool{top: true}
 }
 
 // withGoFlag returns the go test flags with f added, before any -args.
