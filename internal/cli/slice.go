@@ -231,15 +231,16 @@ func buildFlags(goFlags []string) []string {
 	return goFlags
 }
 
-// onlyTest returns the tests whose functions a run of -test name (and
-// no -run) instruments in the test files: its top-level test alone, the
-// other tests being left as written (a large test file compiles far
-// quicker); nil, every test, otherwise.
+// onlyTest returns the tests whose functions a run of -test name (with
+// no -run, or a -run of that top-level test alone: ^TestX$) instruments
+// in the test files: its top-level test alone, the other tests being
+// left as written (a large test file compiles far quicker); nil, every
+// test, otherwise.
 func onlyTest(run, name string) map[string]bool {
-	if run != "" || name == "" {
+	top, _, _ := strings.Cut(name, "/")
+	if name == "" || run != "" && run != "^"+regexp.QuoteMeta(top)+"$" {
 		return nil
 	}
-	top, _, _ := strings.Cut(name, "/")
 	return map[string]bool{top: true}
 }
 

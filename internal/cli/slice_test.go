@@ -28,3 +28,21 @@ func TestBuildFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestOnlyTest(t *testing.T) {
+	tests := []struct {
+		reason, run, name string
+		want              map[string]bool
+	}{
+		{"no -test: every test", "", "", nil},
+		{"-test alone: its top-level test", "", "TestX/sub", map[string]bool{"TestX": true}},
+		{"a -run of that test alone", "^TestX$", "TestX", map[string]bool{"TestX": true}},
+		{"a -run of more: every test", "TestX|TestY", "TestX", nil},
+		{"a -run with regexp metacharacters quoted", `^Test\.X$`, "Test.X", map[string]bool{"Test.X": true}},
+	}
+	for _, tt := range tests {
+		if got := onlyTest(tt.run, tt.name); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: onlyTest(%q, %q) = %v, want %v", tt.reason, tt.run, tt.name, got, tt.want)
+		}
+	}
+}
