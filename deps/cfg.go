@@ -114,6 +114,7 @@ func (b *cfgBuilder) stmt(s ast.Stmt, succ int, label string) int {
 		}
 		then := b.seq(s.Body.List, succ)
 		c := b.add(UnitCond, s.Cond, s.Cond.Pos(), s.Cond.End(), then, els)
+		c.ifs = s
 		return b.init(s.Init, c.id)
 	case *ast.ForStmt:
 		head := b.add(UnitJoin, s, s.For, s.For+3)

@@ -51,6 +51,9 @@ func (b *builder) declaration(fr *frame, k string) int {
 
 // define records a definition of the operand named by root.
 func (b *builder) define(fr *frame, root string, id int, strong bool) {
+	if fr.potential != nil && strong {
+		delete(fr.potential, root)
+	}
 	m, key := fr.vars, root
 	if f, sc := fr.holder(root); f != nil {
 		m = f.vars

@@ -227,6 +227,60 @@ func (b *builder) decision(fr *frame, u *unit, pos token.Pos, site trace.Site) {
 		fr.cur = b.instance(u, pos)
 	}
 	b.end(fr)
+	if u.ifs != nil && (site.Info == "if true" || site.Info == "if false") {
+		untaken := u.branchWrites()[0]
+		if site.Info == "if true" {
+			untaken = u.branchWrites()[1]
+		}
+		for _, k := range untaken {
+			if fr.potential == nil {
+				fr.potential = map[string]int{}
+			}
+			fr.potential[k] = fr.units[u.id].dec
+		}
+	}
+}
+
+// branchWrites returns the keys of the variables an if's then and else
+// branches assign (=, op=, ++ and --; not := nor what function literals
+// assign), found once.
+func (u *unit) branchWrites() [2][]string {
+	if u.branches != nil {
+		return *u.branches
+	}
+	var out [2][]string
+	f := u.fn.file
+	for i, n := range []ast.Node{u.ifs.Body, u.ifs.Else} {
+		if n == nil {
+			continue
+		}
+		seen := map[string]bool{}
+		add := func(l ast.Expr) {
+			if r := rootIdent(l); r != nil && r.Name != "_" {
+				if k := f.key(r); !seen[k] {
+					seen[k] = true
+					out[i] = append(out[i], k)
+				}
+			}
+		}
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch x := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				if x.Tok != token.DEFINE {
+					for _, l := range x.Lhs {
+						add(l)
+					}
+				}
+			case *ast.IncDecStmt:
+				add(x.X)
+			}
+			return true
+		})
+	}
+	u.branches = &out
+	return out
 }
 
 // stepTarget is what a statement's step starts: the unit that runs

@@ -235,6 +235,9 @@ ids:
 		if root == rootOnlyMem {
 			continue
 		}
+		if d, ok := fr.potential[id.key]; ok && d >= 0 {
+			add(d)
+		}
 		defs := b.lookup(fr, id.key)
 		if len(defs) == 0 {
 			if d := b.declaration(fr, id.key); d >= 0 {

@@ -55,6 +55,12 @@ type unit struct {
 	// Node unset).
 	writers []writerCall
 	sinks   []Sink
+
+	// An if's condition: its statement, and the variables each branch
+	// assigns (found on first use): a read after the branch that was
+	// not taken may depend on the decision (potential dependence).
+	ifs      *ast.IfStmt
+	branches *[2][]string
 }
 
 // function is one function declaration or literal of a source file.

@@ -181,6 +181,13 @@ type frame struct {
 	entryBy   *frame
 	entryCtrl int
 	entryNode int
+	// potential holds, per variable key, the decision of an if whose
+	// branch not taken assigns the variable, since the variable's
+	// latest definition in the frame: a read of it depends on that
+	// decision too (relevant slicing's potential dependence: a wrong
+	// condition that skipped an assignment is in the slice of what the
+	// assignment would have changed).
+	potential map[string]int
 }
 
 // instance is one execution of a unit.
