@@ -169,7 +169,7 @@ func (b *builder) enteredBy(fr, caller *frame, call *ast.CallExpr, callSite, cbS
 	if cbSite >= 0 {
 		call, callSite = b.callAt(caller, cbSite), cbSite
 	}
-	if call == nil || caller == nil || callSite < 0 || b.units[callSite] == nil || !b.view.callControl() {
+	if call == nil || caller == nil || callSite < 0 || b.units[callSite] == nil || !b.view.relevance() {
 		return
 	}
 	fr.entry, fr.entryBy = call, caller

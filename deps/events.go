@@ -227,7 +227,7 @@ func (b *builder) decision(fr *frame, u *unit, pos token.Pos, site trace.Site) {
 		fr.cur = b.instance(u, pos)
 	}
 	b.end(fr)
-	if u.ifs != nil && (site.Info == "if true" || site.Info == "if false") {
+	if u.ifs != nil && (site.Info == "if true" || site.Info == "if false") && b.view.relevance() {
 		untaken := u.branchWrites()[0]
 		if site.Info == "if true" {
 			untaken = u.branchWrites()[1]

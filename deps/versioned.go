@@ -85,9 +85,9 @@ func (b *versioned) settled(fr *frame, d *pending) {
 // callRead: no node was made for the call, its operands are read again.
 func (b *versioned) callRead(*frame, *instance, *ast.CallExpr) []int { return nil }
 
-// callControl: an output's graph shows where its values came from, not
-// the calls that led to them.
-func (b *versioned) callControl() bool { return false }
+// relevance: an output's graph shows where its values came from, not
+// the calls and decisions that led to them.
+func (b *versioned) relevance() bool { return false }
 
 // mayHaveWritten: the elements and fields named for the variable are
 // read through it from now on: id depends on them.

@@ -32,12 +32,16 @@ type view interface {
 	// wroteElem is told of an element written through the variable of
 	// key k, at loc.
 	wroteElem(fr *frame, k string, loc loc)
-	// callControl says whether a function's statements that no decision
-	// of its own controls are control dependent on the call that entered
-	// it (builder.control): the slices' graph, where a decision guarding
-	// a call with side effects must be in the slice; not the data-flow
-	// graph of outputs, which shows where values came from.
-	callControl() bool
+	// relevance says whether the graph records why statements ran and
+	// what they might have read, beyond what the run's data and its
+	// function's decisions say: a function's statements that no decision
+	// of its own controls depend on the call that entered it
+	// (builder.control), and a read of a variable an if's branch not
+	// taken would have assigned depends on the if (builder.decision).
+	// The slices' graph does, for a decision guarding a call with side
+	// effects, or skipping an assignment, must be in the slice; not the
+	// data-flow graph of outputs, which shows where values came from.
+	relevance() bool
 	// copiesInStorage says whether a copy (q = p) keeps p's parts for q
 	// through the storage written (builder.written), not by name.
 	copiesInStorage() bool
@@ -106,7 +110,7 @@ func (s *summary) wroteElem(fr *frame, k string, loc loc) { s.sawElems(fr, k, lo
 
 func (s *summary) copiesInStorage() bool { return true }
 
-func (s *summary) callControl() bool { return true }
+func (s *summary) relevance() bool { return true }
 
 func (s *summary) assigned(*frame, *instance, *unit, ast.Expr, ast.Expr, *pending, defFunc) ([]int, bool) {
 	return nil, false
