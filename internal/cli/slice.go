@@ -29,10 +29,13 @@ Slice runs the packages' tests once, instrumented with every event kind
 module root; hot code sampled, see -calls), builds the dynamic dependence graph of one test's run and
 prints the slice of a criterion: every statement that influenced it (its
 data dependencies, "this value came from there", and its control
-dependencies, "this ran because of that decision"), or with -forward
-everything it influenced. With -trace DIR it slices an existing trace.
-The tests are built with -vet=off unless the go test flags after -- set
--vet.
+dependencies, "this ran because of that decision", a called function's
+statements because of the call; an if whose skipped branch would have
+assigned what a statement read counts too), or with -forward everything
+it influenced. With -trace DIR it slices an existing trace. The tests
+are built with -vet=off unless the go test flags after -- set -vet;
+with -test (and no -run but ^TestX$) the test files' other tests are
+left as written.
 
 The test: -test NAME ("TestX" or "TestX/sub"), by default the first
 failing test. The criterion, by default the test's failure point (the
