@@ -20,6 +20,7 @@ import (
 	sfl "github.com/culprit-go/culprit/report"
 	"github.com/culprit-go/culprit/spectrum"
 	"github.com/culprit-go/culprit/trace"
+	"golang.org/x/tools/go/packages"
 )
 
 // diagFlags are rank's flags the fused diagnosis uses.
@@ -266,20 +267,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	defer cancel()
 	var slNotes, mutNotes, declNotes []string
 	var wg sync.WaitGroup
-	// The package-level declarations of the failing tests' packages,
-	// with the lines that read them (type-checked meanwhile).
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		in.Decls, declNotes = homeDecls(ctx, in.Home, s.Root, goFlags)
-	}()
-	if f.slices > 0 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags)
-		}()
-	}
+	var plan *mutantPlan
 	if f.mutation.on {
 		first := diagnosis.Diagnose(in)
 		if f.mutation.budget == 0 {
@@ -288,10 +276,26 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < f.mutation.budget {
 			f.mutation.budget = time.Until(dl)
 		}
+		plan = planMutants(f.mutation, first, group, s)
+	}
+	// The package-level declarations of the failing tests' packages,
+	// with the lines that read them, and then the mutants: one typed
+	// load serves both (each go list of a package and its dependencies
+	// costs a second or more).
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		typed, err := instrument.LoadTyped(ctx, s.Root, append(sortedKeys(in.Home), plan.dirs()...), goFlags)
+		in.Decls, declNotes = homeDecls(typed, err, in.Home, s.Root)
+		if plan != nil {
+			in.Mutants, mutNotes = runMutants(ctx, f.mutation, goFlags, plan, typed)
+		}
+	}()
+	if f.slices > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			in.Mutants, mutNotes = runMutants(ctx, f.mutation, goFlags, first, group, s)
+			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags)
 		}()
 	}
 	if f.slices > 0 || f.mutation.on {
@@ -336,21 +340,25 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	return code
 }
 
-// homeDecls type-checks the packages and returns their package-level
-// declarations with the lines that read them.
-func homeDecls(ctx context.Context, home map[string]bool, root string, goFlags []string) ([]diagnosis.Decl, []string) {
-	var pkgs []string
-	for p := range home {
-		pkgs = append(pkgs, p)
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
 	}
-	sort.Strings(pkgs)
-	typed, err := instrument.LoadTyped(ctx, root, pkgs, goFlags)
+	sort.Strings(out)
+	return out
+}
+
+// homeDecls returns the package-level declarations of the loaded home
+// packages with the lines that read them.
+func homeDecls(typed []*packages.Package, err error, home map[string]bool, root string) ([]diagnosis.Decl, []string) {
 	if err != nil {
 		return nil, []string{fmt.Sprintf("package-level declarations left out: %v", err)}
 	}
 	var out []diagnosis.Decl
 	for _, p := range typed {
-		if p.Types != nil && p.TypesInfo != nil && len(p.Errors) == 0 {
+		if home[p.PkgPath] && p.Types != nil && p.TypesInfo != nil && len(p.Errors) == 0 {
 			out = append(out, diagnosis.PackageDecls(p.Fset, p.Syntax, p.TypesInfo, p.Types, root)...)
 		}
 	}

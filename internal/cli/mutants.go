@@ -10,6 +10,7 @@ import (
 	"github.com/culprit-go/culprit/diagnosis"
 	"github.com/culprit-go/culprit/internal/instrument"
 	"github.com/culprit-go/culprit/spectrum"
+	"golang.org/x/tools/go/packages"
 )
 
 // mutationFlags say whether and how the diagnosis mutates.
@@ -20,10 +21,36 @@ type mutationFlags struct {
 	passing int           // passing tests run against each mutant, per package
 }
 
-// runMutants mutates the executed lines of the first diagnosis's most
-// suspicious functions and runs the group's failing tests and a sample
-// of the passing tests that ran those lines against each mutant.
-func runMutants(ctx context.Context, f mutationFlags, goFlags []string, first *diagnosis.Diagnosis, g diagnosis.Group, s *spectrum.Spectra) ([]diagnosis.Mutant, []string) {
+// mutantPlan is what the mutation step mutates and runs: the executed
+// lines of the first diagnosis's most suspicious functions, and the
+// group's failing tests with a sample of the passing tests that ran
+// those lines.
+type mutantPlan struct {
+	root    string
+	lines   map[string][]int // absolute file -> lines
+	order   []string         // the files, most suspicious first
+	failing map[string][]string
+	passing map[string][]string
+}
+
+// dirs are the directories of the plan's files (none for a nil plan).
+func (p *mutantPlan) dirs() []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range p.order {
+		if d := filepath.Dir(f); !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// planMutants chooses what the mutation step mutates and runs.
+func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group, s *spectrum.Spectra) *mutantPlan {
 	top := map[string]bool{}
 	for _, fn := range first.Funcs {
 		if len(top) == f.funcs {
@@ -78,8 +105,15 @@ func runMutants(ctx context.Context, f mutationFlags, goFlags []string, first *d
 			passing[c.run.Package] = append(passing[c.run.Package], c.run.Name)
 		}
 	}
-	res, err := instrument.Mutate(ctx, instrument.Mutation{Lines: lines, Order: order, Failing: failing, Passing: passing,
-		GoFlags: goFlags, Budget: f.budget, Jobs: 2})
+	return &mutantPlan{root: s.Root, lines: lines, order: order, failing: failing, passing: passing}
+}
+
+// runMutants builds the plan's mutants and runs the tests against each;
+// loaded are packages already loaded with their types (nil: Mutate
+// loads the files' packages itself).
+func runMutants(ctx context.Context, f mutationFlags, goFlags []string, p *mutantPlan, loaded []*packages.Package) ([]diagnosis.Mutant, []string) {
+	res, err := instrument.Mutate(ctx, instrument.Mutation{Lines: p.lines, Order: p.order, Failing: p.failing, Passing: p.passing,
+		GoFlags: goFlags, Budget: f.budget, Jobs: 2, Loaded: loaded})
 	if err != nil && ctx.Err() != nil {
 		return nil, []string{"mutants left out: stopped while building them"}
 	}
@@ -88,7 +122,7 @@ func runMutants(ctx context.Context, f mutationFlags, goFlags []string, first *d
 	}
 	var out []diagnosis.Mutant
 	for _, m := range res.Mutants {
-		out = append(out, diagnosis.Mutant{At: diagnosis.Location{File: diagnosis.Relative(s.Root, m.File), Line: m.Line},
+		out = append(out, diagnosis.Mutant{At: diagnosis.Location{File: diagnosis.Relative(p.root, m.File), Line: m.Line},
 			Operator: m.Operator, Failing: m.Failing, Passing: m.Passing, Changed: m.Changed, Fixed: m.Fixed, Broke: m.Broke,
 			Reports: m.Reports, Lost: m.Lost, Added: m.Added, Crashed: m.Crashed})
 	}

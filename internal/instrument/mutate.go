@@ -35,6 +35,10 @@ type Mutation struct {
 	// by then are counted in MutationResult.Skipped.
 	Budget time.Duration
 	Jobs   int // mutants run at once (0: 2)
+	// Loaded are packages the caller already loaded with LoadTyped's
+	// mode (the diagnosis loads them once for its declarations and the
+	// mutants); files of Lines in none of them are loaded here.
+	Loaded []*packages.Package
 }
 
 // MutantOutcome is what one mutant did to the tests run against it.
@@ -95,13 +99,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	}
 	defer os.RemoveAll(work)
 
-	var patterns []string
-	for _, f := range cfg.Order {
-		patterns = append(patterns, "file="+f)
-	}
-	pkgs, err := packages.Load(&packages.Config{Context: ctx, Dir: dir, Env: env, BuildFlags: buildFlags(cfg.GoFlags),
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo},
-		patterns...)
+	pkgs, err := loadFiles(ctx, dir, env, cfg.GoFlags, cfg.Order, cfg.Loaded)
 	if err != nil {
 		return nil, fmt.Errorf("mutate: load packages: %w", err)
 	}
@@ -188,7 +186,9 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 		out, _ := runMutant(ctx, bins[pkg], dir, env, 0, cfg.Failing[pkg], cfg.Passing[pkg], time.Until(deadline))
 		base[pkg] = out
 	}
-	timeout := 5*time.Since(t0) + 2*time.Second
+	// (A mutant that does not finish within five times the original's
+	// time and half a second, at least a second, counts as a crash.)
+	timeout := 5*time.Since(t0) + time.Second/2
 	results := make([]MutantOutcome, len(sites))
 	ran := make([]bool, len(sites))
 	var mu sync.Mutex
@@ -242,11 +242,58 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 // flags (build tags): what the diagnosis reads package-level
 // declarations from.
 func LoadTyped(ctx context.Context, dir string, patterns, goFlags []string) ([]*packages.Package, error) {
-	pkgs, err := packages.Load(&packages.Config{Context: ctx, Dir: dir, BuildFlags: buildFlags(goFlags),
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo},
-		patterns...)
+	pkgs, err := packages.Load(&packages.Config{Context: ctx, Dir: dir, BuildFlags: buildFlags(goFlags), Mode: typedMode}, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("load packages: %w", err)
+	}
+	return pkgs, nil
+}
+
+// typedMode is what LoadTyped and the mutants load: syntax and types.
+const typedMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo
+
+// loadFiles returns loaded with the packages of the files it does not
+// hold added: one go list of the files' directories (a "file=" query
+// costs one go list per file), then "file=" queries for any file the
+// directories did not yield (a directory outside the main module).
+func loadFiles(ctx context.Context, dir string, env, goFlags, files []string, loaded []*packages.Package) ([]*packages.Package, error) {
+	pkgs := append([]*packages.Package(nil), loaded...)
+	missing := func() []string {
+		var out []string
+		for _, f := range files {
+			if _, syn := fileOf(pkgs, f); syn == nil {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	load := func(patterns []string) error {
+		more, err := packages.Load(&packages.Config{Context: ctx, Dir: dir, Env: env, BuildFlags: buildFlags(goFlags), Mode: typedMode}, patterns...)
+		pkgs = append(pkgs, more...)
+		return err
+	}
+	var dirs []string
+	seen := map[string]bool{}
+	for _, f := range missing() {
+		if d := filepath.Dir(f); !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 {
+		return pkgs, nil
+	}
+	if err := load(dirs); err != nil {
+		return nil, err
+	}
+	var patterns []string
+	for _, f := range missing() {
+		patterns = append(patterns, "file="+f)
+	}
+	if len(patterns) > 0 {
+		if err := load(patterns); err != nil {
+			return nil, err
+		}
 	}
 	return pkgs, nil
 }

@@ -125,3 +125,28 @@ func TestMutateOldGo(t *testing.T) {
 		t.Errorf("unbuilt %d, a zero mutant of reflect.ValueOf(v).Interface(): %v; notes %v", res.Unbuilt, zero, res.Notes)
 	}
 }
+
+// TestLoadFiles loads the packages of files to mutate: none again when
+// the caller's packages hold them, their directories' packages when
+// not.
+func TestLoadFiles(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/mutate")
+	files := []string{filepath.Join(dir, "mid.go"), filepath.Join(dir, "sum.go")}
+	ctx := context.Background()
+	fresh, err := loadFiles(ctx, dir, os.Environ(), nil, files, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if _, syn := fileOf(fresh, f); syn == nil {
+			t.Errorf("%s: not loaded", f)
+		}
+	}
+	again, err := loadFiles(ctx, dir, os.Environ(), nil, files, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again) != len(fresh) {
+		t.Errorf("loaded %d packages more, though the given ones hold the files", len(again)-len(fresh))
+	}
+}
