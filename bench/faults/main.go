@@ -6,7 +6,9 @@
 // it and B's regression test, made as Defects4J makes its bugs. For each
 // bug it rebuilds both trees from the module proxy (A with B's test files
 // over it), checks that the regression test fails on A and passes on B,
-// times the package's plain go test, and runs culprit on A as a user
+// times the package's plain go test (after a change to one of its
+// files, building its tests, then again from the build cache: the
+// tables give culprit's times against both), and runs culprit on A as a user
 // would, knowing nothing of the fault: culprit rank (the diagnosis,
 // culprit's default) and the single-metric rankings of statements, and
 // with -analyses slice,flow culprit slice and flow on the failing test.

@@ -56,7 +56,7 @@ func printResults(w io.Writer, results []*result, b *bench, markdown bool) {
 	}
 	if b.analyses["slice"] || b.analyses["flow"] {
 		fmt.Fprintln(w)
-		rows := [][]string{{"bug", "set", "plain s", "slice x", "slice exit", "fault in slice", "slice lines", "slice MiB", "flow x", "flow exit", "flow MiB", "notes"}}
+		rows := [][]string{{"bug", "set", "plain s", "built s", "slice x", "slice x built", "slice exit", "fault in slice", "slice lines", "slice MiB", "flow x", "flow x built", "flow exit", "flow MiB", "notes"}}
 		for _, r := range results {
 			var notes []string
 			for _, a := range []analysis{r.Slice, r.Flow} {
@@ -67,9 +67,9 @@ func printResults(w io.Writer, results []*result, b *bench, markdown bool) {
 			if r.Err != "" {
 				notes = append(notes, clip(r.Err, 60))
 			}
-			rows = append(rows, []string{r.Bug.ID, r.Bug.Set, fmt.Sprintf("%.1f", r.Plain),
-				ran(r.Slice, ratio(r.Slice.Wall, r.Plain)), ran(r.Slice, fmt.Sprint(r.Slice.Exit)), ran(r.Slice, yesNo(r.Slice.InSlice)), ran(r.Slice, fmt.Sprint(r.Slice.Lines)), ran(r.Slice, mib(r.Slice.RSS)),
-				ran(r.Flow, ratio(r.Flow.Wall, r.Plain)), ran(r.Flow, fmt.Sprint(r.Flow.Exit)), ran(r.Flow, mib(r.Flow.RSS)),
+			rows = append(rows, []string{r.Bug.ID, r.Bug.Set, fmt.Sprintf("%.1f", r.Plain), fmt.Sprintf("%.1f", r.PlainBuild),
+				ran(r.Slice, ratio(r.Slice.Wall, r.Plain)), ran(r.Slice, ratio(r.Slice.Wall, r.PlainBuild)), ran(r.Slice, fmt.Sprint(r.Slice.Exit)), ran(r.Slice, yesNo(r.Slice.InSlice)), ran(r.Slice, fmt.Sprint(r.Slice.Lines)), ran(r.Slice, mib(r.Slice.RSS)),
+				ran(r.Flow, ratio(r.Flow.Wall, r.Plain)), ran(r.Flow, ratio(r.Flow.Wall, r.PlainBuild)), ran(r.Flow, fmt.Sprint(r.Flow.Exit)), ran(r.Flow, mib(r.Flow.RSS)),
 				strings.Join(notes, "; ")})
 		}
 		proof.WriteTable(w, rows, markdown)
@@ -81,11 +81,11 @@ func printResults(w io.Writer, results []*result, b *bench, markdown bool) {
 // level, the mean EXAM (expected line place over executed lines) and
 // the time against the plain run (median and worst).
 func printSummary(w io.Writer, results []*result, names []string, markdown bool) {
-	rows := [][]string{{"ranking", "set", "bugs", "line top-1", "top-3", "top-5", "top-10", "EXAM", "func top-1", "top-3", "top-5", "top-10", "time x median", "max"}}
+	rows := [][]string{{"ranking", "set", "bugs", "line top-1", "top-3", "top-5", "top-10", "EXAM", "func top-1", "top-3", "top-5", "top-10", "time x median", "max", "x built median", "max", "within 10x built"}}
 	for _, n := range names {
 		for _, set := range []string{Train, Validation, "all"} {
 			var lines, funcs []Pos
-			var exam, times []float64
+			var exam, times, built []float64
 			for _, r := range results {
 				rk, ok := r.Ranks[n]
 				if r.Err != "" || !ok || (set != "all" && r.Bug.Set != set) {
@@ -97,6 +97,9 @@ func printSummary(w io.Writer, results []*result, names []string, markdown bool)
 				}
 				if r.Plain > 0 {
 					times = append(times, r.Times[n]/r.Plain)
+				}
+				if r.PlainBuild > 0 {
+					built = append(built, r.Times[n]/r.PlainBuild)
 				}
 			}
 			if len(lines) == 0 {
@@ -110,12 +113,15 @@ func printSummary(w io.Writer, results []*result, names []string, markdown bool)
 			for _, k := range []int{1, 3, 5, 10} {
 				row = append(row, top(funcs, k))
 			}
-			slices.Sort(times)
-			med, worst := "-", "-"
-			if len(times) > 0 {
-				med, worst = fmt.Sprintf("%.1f", times[len(times)/2]), fmt.Sprintf("%.1f", times[len(times)-1])
+			med, worst := medianMax(times)
+			bmed, bworst := medianMax(built)
+			within := 0
+			for _, x := range built {
+				if x <= 10 {
+					within++
+				}
 			}
-			rows = append(rows, append(row, med, worst))
+			rows = append(rows, append(row, med, worst, bmed, bworst, fmt.Sprintf("%d/%d", within, len(built))))
 		}
 	}
 	proof.WriteTable(w, rows, markdown)
@@ -190,4 +196,14 @@ func clip(s string, n int) string {
 		return s[:n-3] + "..."
 	}
 	return s
+}
+
+// medianMax returns xs's median and maximum, formatted ("-" when empty);
+// it sorts xs.
+func medianMax(xs []float64) (med, worst string) {
+	if len(xs) == 0 {
+		return "-", "-"
+	}
+	slices.Sort(xs)
+	return fmt.Sprintf("%.1f", xs[len(xs)/2]), fmt.Sprintf("%.1f", xs[len(xs)-1])
 }
