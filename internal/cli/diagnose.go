@@ -106,7 +106,7 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 		return exitFail
 	}
 	ev := evidence{s: s, outputs: diagnosis.TestOutputs(goOut.Bytes()), more: more, goFlags: goFlags, ran: ran,
-		traceDir: res.TraceDir, start: t0, qualify: len(pkgs) > 1}
+		traceDir: res.TraceDir, start: t0, qualify: len(pkgs) > 1, loaded: res.Loaded}
 	return diagnose(e, f, ctx, ev, progress)
 }
 
@@ -178,6 +178,10 @@ type evidence struct {
 	traceDir string        // where the slices' traces go
 	start    time.Time
 	qualify  bool // several packages: tests are named with their package
+	// loaded are the packages the spectra's run loaded (nil for merged
+	// shards): the slices' run instruments them again, and the
+	// declarations and mutants read them, without another load.
+	loaded *instrument.Loaded
 }
 
 // diagnose groups the failing runs of ev's spectra, slices and mutates
@@ -285,7 +289,11 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		typed, err := instrument.LoadTyped(ctx, s.Root, append(sortedKeys(in.Home), plan.dirs()...), goFlags)
+		typed := ev.loaded.Packages()
+		var err error
+		if !holds(typed, in.Home) {
+			typed, err = instrument.LoadTyped(ctx, s.Root, append(sortedKeys(in.Home), plan.dirs()...), goFlags)
+		}
 		in.Decls, declNotes = homeDecls(typed, err, in.Home, s.Root)
 		if plan != nil {
 			in.Mutants, mutNotes = runMutants(ctx, f.mutation, goFlags, plan, typed)
@@ -295,7 +303,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags)
+			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags, ev.loaded)
 		}()
 	}
 	if f.slices > 0 || f.mutation.on {
@@ -350,6 +358,18 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
+// holds reports whether pkgs hold every package of home, loaded without
+// its tests (the spectra's run loads each tested package's variants).
+func holds(pkgs []*packages.Package, home map[string]bool) bool {
+	found := map[string]bool{}
+	for _, p := range pkgs {
+		if home[p.PkgPath] && p.ID == p.PkgPath {
+			found[p.PkgPath] = true
+		}
+	}
+	return len(found) == len(home)
+}
+
 // homeDecls returns the package-level declarations of the loaded home
 // packages with the lines that read them.
 func homeDecls(typed []*packages.Package, err error, home map[string]bool, root string) ([]diagnosis.Decl, []string) {
@@ -357,8 +377,10 @@ func homeDecls(typed []*packages.Package, err error, home map[string]bool, root 
 		return nil, []string{fmt.Sprintf("package-level declarations left out: %v", err)}
 	}
 	var out []diagnosis.Decl
+	done := map[string]bool{}
 	for _, p := range typed {
-		if home[p.PkgPath] && p.Types != nil && p.TypesInfo != nil && len(p.Errors) == 0 {
+		if home[p.PkgPath] && p.ID == p.PkgPath && !done[p.PkgPath] && p.Types != nil && p.TypesInfo != nil && len(p.Errors) == 0 {
+			done[p.PkgPath] = true
 			out = append(out, diagnosis.PackageDecls(p.Fset, p.Syntax, p.TypesInfo, p.Types, root)...)
 		}
 	}
@@ -423,7 +445,7 @@ func reportGroup(g diagnosis.Group, qualify bool) sfl.Group {
 // are instrumented, and of the test functions only theirs: a test runs
 // no other code, so the slice is the same, and the instrumented build,
 // most of this step's time, compiles far less.
-func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir string, more []string, funcs map[string]bool, goFlags []string) ([]map[diagnosis.Location]bool, []string) {
+func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir string, more []string, funcs map[string]bool, goFlags []string, loaded *instrument.Loaded) ([]map[diagnosis.Location]bool, []string) {
 	var chosen []diagnosis.Failure
 	byPkg := map[string][]string{}
 	tests := map[string]bool{}
@@ -450,7 +472,7 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		dir := filepath.Join(traceDir, fmt.Sprint(i))
 		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(buildFlags(goFlags))...)
 		_, err := instrument.Run(ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
-			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, Funcs: funcs, Tests: tests})
+			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, Funcs: funcs, Tests: tests, Loaded: loaded})
 		if err != nil && ctx.Err() != nil {
 			notes = append(notes, fmt.Sprintf("%s: slices left out: stopped while running the tests", pkg))
 			continue

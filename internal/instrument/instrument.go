@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,6 +71,57 @@ type Config struct {
 	// function of a test file instrumented. TestMain and init functions
 	// always are.
 	Tests map[string]bool
+	// Loaded are the packages an earlier Run loaded (its
+	// Result.Loaded): when every pattern of Packages and Instrument is
+	// an import path among them and the directory and build flags are
+	// the same, they are instrumented again without another load (each
+	// load is a go list of the packages and their dependencies, with a
+	// compile of any package whose export data is not cached).
+	Loaded *Loaded
+}
+
+// Loaded are packages loaded with their syntax and types, for another
+// Run (Config.Loaded) or for the mutants (Mutation.Loaded).
+type Loaded struct {
+	dir  string
+	tags []string
+	pkgs []*packages.Package
+}
+
+// Packages returns the loaded packages: each tested package's plain,
+// test and external test variants, and the packages instrumented with
+// them.
+func (l *Loaded) Packages() []*packages.Package {
+	if l == nil {
+		return nil
+	}
+	return l.pkgs
+}
+
+// pick returns the loaded packages whose import path is one of
+// patterns, and false when a pattern is not a loaded import path or
+// the load was made elsewhere or with other build flags.
+func (l *Loaded) pick(dir string, tags, patterns []string) ([]*packages.Package, bool) {
+	if l == nil || l.dir != dir || !slices.Equal(l.tags, tags) {
+		return nil, false
+	}
+	want := map[string]bool{}
+	for _, p := range patterns {
+		want[p] = false
+	}
+	var out []*packages.Package
+	for _, p := range l.pkgs {
+		if _, ok := want[p.PkgPath]; ok {
+			want[p.PkgPath] = true
+			out = append(out, p)
+		}
+	}
+	for _, found := range want {
+		if !found {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // DefaultCallLimit is how many calls of one function a test binary records
@@ -96,6 +148,9 @@ type Result struct {
 	// TimedOut says which test binaries -timeout stopped, and in which
 	// tests: their traces end there.
 	TimedOut []string
+	// Loaded are the packages this run loaded, for the next
+	// (Config.Loaded).
+	Loaded *Loaded
 }
 
 // UsageError is an error in what the user asked for, found before running
@@ -231,9 +286,16 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 		Tests:      !program,
 		BuildFlags: tags,
 	}
-	targets, err := packages.Load(load, cfg.Packages...)
-	if err != nil {
-		return nil, fmt.Errorf("load packages: %w", err)
+	targets, reused := cfg.Loaded.pick(dir, tags, cfg.Packages)
+	var more []*packages.Package
+	if reused && len(cfg.Instrument) > 0 {
+		more, reused = cfg.Loaded.pick(dir, tags, cfg.Instrument)
+	}
+	if !reused || program {
+		targets, more = nil, nil
+		if targets, err = packages.Load(load, cfg.Packages...); err != nil {
+			return nil, fmt.Errorf("load packages: %w", err)
+		}
 	}
 	if len(targets) == 0 {
 		return nil, usageErrorf("no packages match %s", strings.Join(cfg.Packages, " "))
@@ -255,14 +317,12 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 			return nil, err
 		}
 	}
-	all := targets
-	if len(cfg.Instrument) > 0 {
-		more, err := packages.Load(load, cfg.Instrument...)
-		if err != nil {
+	if len(cfg.Instrument) > 0 && more == nil {
+		if more, err = packages.Load(load, cfg.Instrument...); err != nil {
 			return nil, fmt.Errorf("load packages: %w", err)
 		}
-		all = append(all, more...)
 	}
+	all := append(append([]*packages.Package(nil), targets...), more...)
 
 	var mod *packages.Module
 	for _, p := range targets {
@@ -283,6 +343,9 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 		rtImport = mod.Path + "/" + rtVendorDir
 	}
 	res := &Result{TraceDir: cfg.TraceDir}
+	if !program {
+		res.Loaded = &Loaded{dir: dir, tags: tags, pkgs: all}
+	}
 	if res.TraceDir == "" {
 		res.TraceDir = filepath.Join(mod.Dir, ".culprit")
 	} else if !filepath.IsAbs(res.TraceDir) {

@@ -1,0 +1,42 @@
+package instrument
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// TestLoadedPick reuses an earlier run's packages only when every
+// pattern is one of their import paths, in the same directory with the
+// same build flags.
+func TestLoadedPick(t *testing.T) {
+	l := &Loaded{dir: "/m", tags: []string{"-tags=x"}, pkgs: []*packages.Package{
+		{ID: "m/a", PkgPath: "m/a"}, {ID: "m/a [m/a.test]", PkgPath: "m/a"}, {ID: "m/a_test [m/a.test]", PkgPath: "m/a_test"},
+		{ID: "m/b", PkgPath: "m/b"},
+	}}
+	for _, tc := range []struct {
+		dir      string
+		tags     []string
+		patterns []string
+		want     int // packages picked; -1: not reused
+	}{
+		{"/m", []string{"-tags=x"}, []string{"m/a"}, 2},
+		{"/m", []string{"-tags=x"}, []string{"m/a", "m/b"}, 3},
+		{"/m", []string{"-tags=x"}, []string{"./..."}, -1},
+		{"/m", []string{"-tags=x"}, []string{"m/c"}, -1},
+		{"/m", nil, []string{"m/a"}, -1},
+		{"/n", []string{"-tags=x"}, []string{"m/a"}, -1},
+	} {
+		got, ok := l.pick(tc.dir, tc.tags, tc.patterns)
+		n := len(got)
+		if !ok {
+			n = -1
+		}
+		if n != tc.want {
+			t.Errorf("pick(%s, %v, %v): %d packages, want %d", tc.dir, tc.tags, tc.patterns, n, tc.want)
+		}
+	}
+	if _, ok := (*Loaded)(nil).pick("/m", nil, []string{"m/a"}); ok {
+		t.Error("a nil Loaded was reused")
+	}
+}
