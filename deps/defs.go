@@ -66,6 +66,28 @@ func (b *builder) define(fr *frame, root string, id int, strong bool) {
 	}
 	b.view.defining(fr, root, replaced)
 	m[key][id] = true
+	if !replaced {
+		b.bound(fr, root, m[key], id)
+	}
+}
+
+// maxReaching bounds the definitions a variable or a storage location
+// holds at once, as a later read sees them all: writes through a
+// variable's elements or fields, or calls that may have written what it
+// points to, add to what it holds without replacing it. A summary
+// graph's node per site bounds them; an execution-level graph's node per
+// definition does not, and a loop writing n elements would make every
+// read of the variable in it depend on each of the writes before: n*n
+// edges.
+const maxReaching = 32
+
+// bound lets the view join the definitions defs (of the variable of key
+// root, or of storage written through it; last the latest) when there
+// are more than maxReaching.
+func (b *builder) bound(fr *frame, root string, defs map[int]bool, last int) {
+	if len(defs) > maxReaching {
+		b.view.join(fr, root, defs, last)
+	}
 }
 
 // readsIn returns the nodes the expression n reads in fr: the

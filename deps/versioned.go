@@ -1,6 +1,7 @@
 package deps
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"sort"
@@ -104,4 +105,64 @@ func (b *versioned) mayHaveWritten(fr *frame, key string, id int) {
 	delete(b.elems, sc)
 }
 
-func (b *versioned) finish() {}
+// join replaces the definitions a variable or storage location holds
+// by a new version of the variable, at the site of the latest, that
+// depends on them all: a read of it afterwards depends on that version
+// alone and reaches every one of them through it, so the graph keeps
+// every path (with one node more on them) and the edges of reads stay
+// bounded by maxReaching. Definitions the core tells apart when a read
+// resolves what it sees (those whose storage is known, those that
+// write only elements) are joined apart, each join taking their part.
+func (b *versioned) join(fr *frame, root string, defs map[int]bool, last int) {
+	at := b.g.Nodes[last]
+	f := b.src.file(at.File)
+	if f == nil {
+		return
+	}
+	name, _ := splitKey(root)
+	var groups [4][]int // by located (1) and elemOnly (2)
+	for d := range defs {
+		g := 0
+		if b.located[d] {
+			g |= 1
+		}
+		if b.elemOnly[d] {
+			g |= 2
+		}
+		groups[g] = append(groups[g], d)
+	}
+	for g, ds := range groups {
+		if len(ds) < 2 {
+			continue
+		}
+		sort.Ints(ds)
+		id := b.fresh(name, f, f.pos(at.Line, at.Col), fr.fn)
+		b.g.Nodes[id].Count++
+		for _, d := range ds {
+			if d != id {
+				b.edge(d, id, Data)
+			}
+			delete(defs, d)
+		}
+		defs[id] = true
+		if g&1 != 0 {
+			b.located[id] = true
+		}
+		if g&2 != 0 {
+			b.elemOnly[id] = true
+		}
+		b.joined += len(ds)
+		if b.joins == 0 {
+			b.joinedAt = fmt.Sprintf("%s at %s", name, f.fset.Position(f.pos(at.Line, at.Col)))
+		}
+		b.joins++
+	}
+}
+
+func (b *versioned) finish() {
+	if b.joins > 0 {
+		b.note(fmt.Sprintf("%d times a variable held more than %d definitions at once (the first: %s), %d definitions in all: "+
+			"each time a new version of the variable stands for them, depending on them all (the paths are kept, through one more node)",
+			b.joins, maxReaching, b.joinedAt, b.joined))
+	}
+}

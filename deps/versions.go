@@ -29,6 +29,10 @@ type versioned struct {
 	inputs map[string]int            // element reads nothing defined, by name and collection version
 	sites  map[nodeKey]siteVersions  // per site and name: its versions
 	reused int                       // definitions given a site's latest version
+	// Definitions joined (join): how many joins, of how many
+	// definitions, the first where.
+	joins, joined int
+	joinedAt      string
 }
 
 // siteVersions is how many versions a site made and its latest.

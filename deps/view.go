@@ -63,6 +63,12 @@ type view interface {
 	// mayHaveWritten is told that id possibly wrote the variable of key
 	// (builder.possiblyWritten).
 	mayHaveWritten(fr *frame, key string, id int)
+	// join is told that the definitions defs a variable (of key root,
+	// in fr) or a storage location holds at once are more than
+	// maxReaching, last the latest: it may replace them in defs by
+	// fewer nodes that depend on them, so that every later read does
+	// not depend on each again (builder.bound).
+	join(fr *frame, root string, defs map[int]bool, last int)
 	// finish completes the graph when the replay has ended.
 	finish()
 }
@@ -148,5 +154,8 @@ func (s *summary) callRead(fr *frame, in *instance, c *ast.CallExpr) []int {
 }
 
 func (s *summary) mayHaveWritten(*frame, string, int) {}
+
+// join: a node per site bounds what a variable holds.
+func (s *summary) join(*frame, string, map[int]bool, int) {}
 
 func (s *summary) finish() { s.checkNodes() }

@@ -205,6 +205,7 @@ func (b *builder) possiblyWritten(fr *frame, key string, id int, replace bool) {
 	for k := range b.storage(varRef{b.owner(fr, key), key}, false) {
 		if defs := b.mem[k]; defs != nil {
 			defs[id] = true
+			b.bound(fr, key, defs, id)
 		}
 	}
 }
