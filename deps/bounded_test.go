@@ -1,0 +1,111 @@
+package deps_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/trace"
+)
+
+// fillSrc is a loop that writes n elements of a slice, each write a
+// definition of out that adds to what out holds, then returns it.
+const fillSrc = `package p
+
+func F(n int) []int {
+	out := make([]int, n)
+	for i := 0; i < n; i++ {
+		out[i] = i
+	}
+	return out
+}
+`
+
+// fillTrace returns a trace of F(n) (its loop's own steps left out: the
+// writes are what matter).
+func fillTrace(t *testing.T, dir string, n int) *trace.Trace {
+	t.Helper()
+	path := filepath.Join(dir, "p.go")
+	if err := os.WriteFile(path, []byte(fillSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	site := func(k trace.Kind, line, col, endLine, endCol int, info string) trace.Site {
+		return trace.Site{Kind: k, File: path, Line: line, Col: col, EndLine: endLine, EndCol: endCol, Info: info}
+	}
+	sites := []trace.Site{
+		site(trace.KindFunc, 3, 21, 9, 2, "p.F(n) (r)"),
+		site(trace.KindStmt, 4, 2, 4, 23, ""),       // 1: out := make([]int, n)
+		site(trace.KindWrite, 4, 2, 4, 5, "out"),    // 2
+		site(trace.KindStmt, 6, 3, 6, 13, ""),       // 3: out[i] = i
+		site(trace.KindRead, 6, 7, 6, 8, "i"),       // 4
+		site(trace.KindWrite, 6, 3, 6, 9, "out[i]"), // 5
+		site(trace.KindStmt, 8, 2, 8, 12, ""),       // 6: return out
+		site(trace.KindRead, 8, 9, 8, 12, "out"),    // 7
+	}
+	ev := func(tag byte, s int, vals ...trace.Value) trace.Event {
+		return trace.Event{Tag: tag, Test: 1, Goroutine: 1, Site: s, From: -1, Values: vals}
+	}
+	const base = 0x1000
+	events := []trace.Event{
+		ev(trace.TagEnter, 0, trace.Value{Tag: trace.ValInt, Int: int64(n)}),
+		ev(trace.TagStep, 1), ev(trace.TagWrite, 2),
+	}
+	for i := 0; i < n; i++ {
+		w := ev(trace.TagWrite, 5, trace.Value{Tag: trace.ValInt, Int: int64(i)})
+		w.Loc = trace.Loc{Kind: trace.LocElem, Addr: base + 8*uint64(i), Base: base, Index: int64(i)}
+		events = append(events, ev(trace.TagStep, 3), ev(trace.TagRead, 4, trace.Value{Tag: trace.ValInt, Int: int64(i)}), w)
+	}
+	events = append(events, ev(trace.TagStep, 6), ev(trace.TagRead, 7), ev(trace.TagExit, 0))
+	return &trace.Trace{
+		Sites:     trace.Sites{Root: dir, Events: trace.AllEvents, Sites: sites},
+		Processes: []*trace.Process{{Package: "p", Tests: []*trace.Test{{ID: 1, Name: "TestF", Outcome: trace.OutcomePass}}, Events: events}},
+	}
+}
+
+// TestBoundedEdges: in an execution-level graph every write of an element
+// is a definition of its own, and each adds to what the slice holds: had
+// every later read of the slice depended on each of them, the edges would
+// grow as the square of the writes (a test filling 10,000 elements made
+// 50 million edges). They grow with the writes, the value returned still
+// depends on every element written, and a note says what was joined.
+func TestBoundedEdges(t *testing.T) {
+	build := func(n int) *deps.Run {
+		r, err := deps.Build(fillTrace(t, t.TempDir(), n), deps.Options{Test: "TestF", Versions: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	small, large := build(200), build(1600)
+	if len(large.Edges) > 10*len(small.Edges) {
+		t.Errorf("edges: %d for 200 writes, %d for 1600: not linear in the writes", len(small.Edges), len(large.Edges))
+	}
+	for _, r := range []*deps.Run{small, large} {
+		ret := r.Returns("F")
+		if len(ret) != 1 {
+			t.Fatalf("return values of F: %v", ret)
+		}
+		back := r.Backward(ret...).Nodes
+		written, reached := 0, 0
+		for _, id := range r.Find("p.go", 6, 0, "") {
+			if strings.HasPrefix(r.Nodes[id].Var, "out[") {
+				written++
+				if back[id] {
+					reached++
+				}
+			}
+		}
+		if written == 0 || reached != written {
+			t.Errorf("F's return value depends on %d of the %d elements written", reached, written)
+		}
+		noted := false
+		for _, s := range r.Notes {
+			noted = noted || strings.Contains(s, "definitions at once")
+		}
+		if !noted {
+			t.Errorf("no note of the joined definitions: %q", r.Notes)
+		}
+	}
+}
