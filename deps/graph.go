@@ -1,7 +1,9 @@
 package deps
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -104,7 +106,14 @@ type Graph struct {
 	// read, events it could not place).
 	Notes []string
 
-	in, out map[int][]Edge
+	// The edges indexed (index): those into node id are
+	// Edges[inAt[id]:inAt[id+1]], those out of it
+	// byFrom[outAt[id]:outAt[id+1]], each in Edges' order. Offsets in
+	// arrays, not lists in maps: an execution-level graph has millions of
+	// edges, and a map of lists held each edge twice more, in as many
+	// small allocations as nodes.
+	inAt, outAt []int
+	byFrom      []Edge
 }
 
 // NewGraph returns a graph of the given nodes (their IDs are their
@@ -116,30 +125,65 @@ func NewGraph(nodes []*Node, edges []Edge) *Graph {
 	return g
 }
 
-// index builds the adjacency maps.
+// index sorts the edges and indexes them by node.
 func (g *Graph) index() {
-	sort.Slice(g.Edges, func(i, j int) bool {
-		a, b := g.Edges[i], g.Edges[j]
+	slices.SortFunc(g.Edges, func(a, b Edge) int {
 		if a.To != b.To {
-			return a.To < b.To
+			return cmp.Compare(a.To, b.To)
 		}
 		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
+			return cmp.Compare(a.Kind, b.Kind)
 		}
-		return a.From < b.From
+		return cmp.Compare(a.From, b.From)
 	})
-	g.in, g.out = map[int][]Edge{}, map[int][]Edge{}
+	n := len(g.Nodes)
 	for _, e := range g.Edges {
-		g.in[e.To] = append(g.in[e.To], e)
-		g.out[e.From] = append(g.out[e.From], e)
+		n = max(n, e.From+1, e.To+1)
+	}
+	g.inAt, g.outAt = make([]int, n+1), make([]int, n+1)
+	for _, e := range g.Edges {
+		g.inAt[e.To+1]++
+		g.outAt[e.From+1]++
+	}
+	for i := 1; i <= n; i++ {
+		g.inAt[i] += g.inAt[i-1]
+		g.outAt[i] += g.outAt[i-1]
+	}
+	// A counting sort by From, stable: each node's edges out stay in
+	// Edges' order.
+	g.byFrom = make([]Edge, len(g.Edges))
+	next := slices.Clone(g.outAt[:n])
+	for _, e := range g.Edges {
+		g.byFrom[next[e.From]] = e
+		next[e.From]++
 	}
 }
 
 // In returns the edges into node id: what it depends on.
-func (g *Graph) In(id int) []Edge { return g.in[id] }
+func (g *Graph) In(id int) []Edge {
+	if id < 0 || id+1 >= len(g.inAt) {
+		return nil
+	}
+	return edgesOf(g.Edges, g.inAt, id)
+}
 
 // Out returns the edges out of node id: what depends on it.
-func (g *Graph) Out(id int) []Edge { return g.out[id] }
+func (g *Graph) Out(id int) []Edge {
+	if id < 0 || id+1 >= len(g.outAt) {
+		return nil
+	}
+	return edgesOf(g.byFrom, g.outAt, id)
+}
+
+// edgesOf returns node id's part of edges indexed by at, nil when empty
+// (as the lists of a map were), capped so that appending copies.
+func edgesOf(edges []Edge, at []int, id int) []Edge {
+	i, j := at[id], at[id+1]
+	if i == j {
+		return nil
+	}
+	return edges[i:j:j]
+}
 
 // Slice is a set of nodes of a graph reached from a criterion.
 type Slice struct {
@@ -165,9 +209,9 @@ func (g *Graph) slice(crit []int, fwd bool) *Slice {
 	for len(work) > 0 {
 		n := work[len(work)-1]
 		work = work[:len(work)-1]
-		edges, next := g.in[n], func(e Edge) int { return e.From }
+		edges, next := g.In(n), func(e Edge) int { return e.From }
 		if fwd {
-			edges, next = g.out[n], func(e Edge) int { return e.To }
+			edges, next = g.Out(n), func(e Edge) int { return e.To }
 		}
 		for _, e := range edges {
 			if m := next(e); !s.Nodes[m] {

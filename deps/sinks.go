@@ -142,7 +142,7 @@ func (g *Graph) FlowsOnlyFrom(target []int, sources []int) []*Node {
 			continue
 		}
 		data := 0
-		for _, e := range g.in[n] {
+		for _, e := range g.In(n) {
 			if e.Kind == Data {
 				data++
 				work = append(work, e.From)
