@@ -109,3 +109,41 @@ func TestBoundedEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundedNodes: past its budget of nodes (Options.MaxNodes), an
+// execution-level graph merges later definitions into the latest
+// version made at their position: the nodes stay under twice the budget
+// however long the run, the value returned still depends on the
+// elements written (merged), and a note says how many were merged.
+func TestBoundedNodes(t *testing.T) {
+	const budget = 100
+	for _, n := range []int{1000, 8000} {
+		r, err := deps.Build(fillTrace(t, t.TempDir(), n), deps.Options{Test: "TestF", Versions: true, MaxNodes: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Nodes) > 2*budget {
+			t.Errorf("%d writes: %d nodes, want at most %d", n, len(r.Nodes), 2*budget)
+		}
+		ret := r.Returns("F")
+		if len(ret) != 1 {
+			t.Fatalf("%d writes: return values of F: %v", n, ret)
+		}
+		count := 0
+		for id := range r.Backward(ret...).Nodes {
+			if strings.HasPrefix(r.Nodes[id].Var, "out[") {
+				count += r.Nodes[id].Count
+			}
+		}
+		if count != n {
+			t.Errorf("%d writes: F's return value depends on %d of them", n, count)
+		}
+		noted := false
+		for _, s := range r.Notes {
+			noted = noted || strings.Contains(s, "later definitions were merged")
+		}
+		if !noted {
+			t.Errorf("%d writes: no note of the definitions merged: %q", n, r.Notes)
+		}
+	}
+}

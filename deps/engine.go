@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"os"
 	"sort"
 	"strings"
 
@@ -22,6 +23,12 @@ type Options struct {
 	// are nodes, and element reads with a known index are named by it
 	// (versions.go).
 	Versions bool
+	// MaxNodes bounds an execution-level graph's nodes (Versions): past
+	// it, the sites that made the most versions make no new ones, their
+	// latest version standing for later definitions (versions.go). 0
+	// sets it from the trace's size (a node per eventsPerNode events);
+	// negative, no bound.
+	MaxNodes int
 }
 
 // ErrNoFailure is returned by Build when no test was named and none failed.
@@ -71,6 +78,9 @@ func Build(tr *trace.Trace, opt Options) (*Run, error) {
 
 // build replays one test of proc.
 func build(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options) (*Run, error) {
+	if opt.MaxNodes == 0 {
+		opt.MaxNodes = max(minNodes, len(proc.Events)/eventsPerNode)
+	}
 	return replayOne(tr, proc, test, opt, func(want func(int) bool, f func(*trace.Event)) error {
 		for i := range proc.Events {
 			if e := &proc.Events[i]; want(e.Test) {
@@ -99,6 +109,12 @@ func BuildStream(dir string, opt Options) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.MaxNodes == 0 {
+		opt.MaxNodes = minNodes
+		if fi, err := os.Stat(proc.File); err == nil {
+			opt.MaxNodes = max(minNodes, int(fi.Size()/(eventBytes*eventsPerNode)))
+		}
+	}
 	return replayOne(tr, proc, test, opt, stream(d, proc))
 }
 
@@ -122,6 +138,18 @@ func openStream(dir string) (*trace.Dir, *trace.Trace, error) {
 	}
 	return d, tr, nil
 }
+
+// An execution-level graph's nodes are bounded by default by the
+// trace's size: a node per eventsPerNode events, an event counted as
+// eventBytes bytes of an events file (what culprit's traces average),
+// and no fewer than minNodes (programs' and tests' runs of the size of
+// the examples are never bounded). A node and its edges take some 400
+// bytes: the graph takes a few times the trace's size.
+const (
+	eventsPerNode = 16
+	eventBytes    = 9
+	minNodes      = 1 << 16
+)
 
 // batchLen is the number of events a batch carries from the decoder to
 // the replay.
@@ -206,7 +234,7 @@ func replay(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.
 	for i, test := range tests {
 		b := newBuilder(prog, test)
 		if opt.Versions {
-			b.view = newVersioned(b)
+			b.view = newVersioned(b, opt.MaxNodes)
 		}
 		builders[i] = b
 		in := map[int]bool{0: true}

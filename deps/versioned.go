@@ -160,6 +160,10 @@ func (b *versioned) join(fr *frame, root string, defs map[int]bool, last int) {
 }
 
 func (b *versioned) finish() {
+	if b.merged > 0 {
+		b.note(fmt.Sprintf("the graph reached its budget of %d nodes (a node per %d events of the trace): %d later definitions were merged into the latest version made where they were, the positions that made the most versions first, down to %d versions each (a loop's late iterations summarized; no dependence is lost, the versions are fewer)",
+			b.budget, eventsPerNode, b.merged, b.limit))
+	}
 	if b.joins > 0 {
 		b.note(fmt.Sprintf("%d times a variable held more than %d definitions at once (the first: %s), %d definitions in all: "+
 			"each time a new version of the variable stands for them, depending on them all (the paths are kept, through one more node)",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,8 +21,15 @@ import (
 // MaxVersions definitions at one site, its latest version stands for
 // the later ones (their values, dependencies and count are added to
 // it), and the graph is that of a run sampled as culprit slice samples
-// (a hot loop's late iterations summarized), its memory bounded by the
-// program, not by the run.
+// (a hot loop's late iterations summarized). And so are all the
+// nodes, by the trace's size (Options.MaxNodes): each time the nodes
+// reach the budget (then half the headroom left, then half that...),
+// the positions that made the most versions stop making new ones, at
+// half the most any made, and the latest version made at a position
+// stands for later definitions there (the elements named by their
+// index there, "xs[1234]", count as one name). The hot
+// loops are summarized first, the rest of the run keeps its versions;
+// the memory is bounded by the budget and the program, not by the run.
 type versioned struct {
 	*builder
 	count  map[string]int            // Func + "\x00" + Var -> versions made so far
@@ -29,10 +37,32 @@ type versioned struct {
 	inputs map[string]int            // element reads nothing defined, by name and collection version
 	sites  map[nodeKey]siteVersions  // per site and name: its versions
 	reused int                       // definitions given a site's latest version
+	// The budget of nodes (0: none): positions and their versions,
+	// the cap on a position's versions once the nodes reached it (0:
+	// none yet), the node count at which the cap halves next, and the
+	// definitions given a position's latest version.
+	budget, limit, next, merged, rounds int
+	atPos                               map[posKey]siteVersions
 	// Definitions joined (join): how many joins, of how many
 	// definitions, the first where.
 	joins, joined int
 	joinedAt      string
+}
+
+// posKey is a position of a file and a name without its index: the
+// elements written or read there ("xs[3]", "xs[4]") are one.
+type posKey struct {
+	name string
+	file string
+	pos  token.Pos
+}
+
+// unindexed is name without its first index and what follows.
+func unindexed(name string) string {
+	if i := strings.IndexByte(name, '['); i > 0 {
+		return name[:i]
+	}
+	return name
 }
 
 // siteVersions is how many versions a site made and its latest.
@@ -46,8 +76,9 @@ type siteVersions struct {
 // full (-calls -1) reach it.
 var MaxVersions = 1 << 14
 
-func newVersioned(b *builder) *versioned {
-	return &versioned{builder: b, count: map[string]int{}, elems: map[string]map[string]int{}, inputs: map[string]int{}, sites: map[nodeKey]siteVersions{}}
+func newVersioned(b *builder, budget int) *versioned {
+	return &versioned{builder: b, count: map[string]int{}, elems: map[string]map[string]int{}, inputs: map[string]int{}, sites: map[nodeKey]siteVersions{},
+		budget: max(budget, 0), next: max(budget, 0), atPos: map[posKey]siteVersions{}}
 }
 
 // fresh returns a new node for a definition of name at pos (up to
@@ -59,9 +90,16 @@ func (b *versioned) fresh(name string, f *file, pos token.Pos, fn *function) int
 		if b.reused == 0 {
 			b.note(fmt.Sprintf("a site defined more than %d versions (%s at %s): its latest version stands for the later ones", MaxVersions, name, f.fset.Position(pos)))
 		}
-		b.reused++
-		b.g.Nodes[sv.last].Seq = len(b.g.Nodes) + b.reused
-		return sv.last
+		return b.reuse(sv.last)
+	}
+	at := posKey{unindexed(name), f.path, pos}
+	pv := b.atPos[at]
+	if b.limit > 0 && pv.n >= b.limit {
+		b.merged++
+		if sv.n > 0 {
+			return b.reuse(sv.last)
+		}
+		return b.reuse(pv.last)
 	}
 	p := f.fset.Position(pos)
 	n := &Node{ID: len(b.g.Nodes), Var: name, File: f.path, Line: p.Line, Col: p.Column, Versioned: Versioned{Seq: len(b.g.Nodes) + 1 + b.reused}}
@@ -73,7 +111,65 @@ func (b *versioned) fresh(name string, f *file, pos token.Pos, fn *function) int
 	b.count[k]++
 	b.g.Nodes = append(b.g.Nodes, n)
 	b.sites[site] = siteVersions{n: sv.n + 1, last: n.ID}
+	b.atPos[at] = siteVersions{n: pv.n + 1, last: n.ID}
+	if b.budget > 0 && len(b.g.Nodes) >= b.next {
+		b.tighten()
+	}
 	return n.ID
+}
+
+// reuse gives a definition the version id: its latest, standing for it.
+func (b *versioned) reuse(id int) int {
+	b.reused++
+	b.g.Nodes[id].Seq = len(b.g.Nodes) + b.reused
+	return id
+}
+
+// tighten caps the versions a position may make, the nodes having
+// reached the budget: at the most that would have left half the budget
+// made (the positions that made more stop; those that made fewer may
+// go on up to it). The next time comes when half the headroom left is
+// used, so that the nodes stay under twice the budget (and a node per
+// position made after).
+func (b *versioned) tighten() {
+	b.rounds++
+	counts := make([]int, 0, len(b.atPos))
+	for _, pv := range b.atPos {
+		counts = append(counts, pv.n)
+	}
+	limit := waterLevel(counts, b.budget/2)
+	if b.limit > 0 {
+		limit = min(limit, b.limit-1)
+	}
+	b.limit = max(1, limit)
+	b.next = len(b.g.Nodes) + max(b.budget>>b.rounds, 1)
+	if b.limit == 1 {
+		b.next = math.MaxInt // a version per position: no more to cap
+	}
+}
+
+// waterLevel returns the greatest cap c such that the counts, each
+// capped at c, add up to at most total (0 when none does).
+func waterLevel(counts []int, total int) int {
+	sort.Sort(sort.Reverse(sort.IntSlice(counts)))
+	// Capped at c, counts[:k] (those above c) add k*c, the rest their
+	// own: with rest the sum of counts[k:], c = (total-rest)/k for the
+	// first k at which that c is at least counts[k].
+	rest := 0
+	for _, n := range counts {
+		rest += n
+	}
+	for k := 1; k <= len(counts); k++ {
+		rest -= counts[k-1]
+		if rest > total {
+			continue
+		}
+		c := (total - rest) / k
+		if k == len(counts) || c >= counts[k] {
+			return min(c, counts[k-1])
+		}
+	}
+	return 0
 }
 
 // scope names the variable root as seen from fr: the frame (or package)
@@ -447,7 +543,8 @@ func (b *versioned) elemRead(fr *frame, x *ast.IndexExpr, name, coll string, in 
 	f := fr.fn.file
 	id := b.fresh(name, f, x.Pos(), fr.fn)
 	n := b.g.Nodes[id]
-	n.Elem, n.Input, n.Count = coll, true, 1
+	n.Elem, n.Input = coll, true
+	n.Count++
 	b.inputs[key] = id
 	for _, d := range base {
 		b.edge(d, id, Data)
