@@ -73,11 +73,15 @@ var (
 	numRe       = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b|[-+]?\d+(\.\d+)?`)
 	recoveredRe = regexp.MustCompile(`\s*\[recovered[^\]]*\]$`)
 	quoteRe     = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`|'(?:[^'\\\\]|\\\\.)*'")
+	// go-cmp's reports choose between spaces and no-break spaces at
+	// random, run by run: runs of white space are one space.
+	spaceRe = regexp.MustCompile(`[\s\x{00a0}]+`)
 )
 
 // Normalize removes a message's particulars: numbers become N and quoted
 // strings Q, so that the cases of one table-driven test fail alike.
 func Normalize(msg string) string {
+	msg = spaceRe.ReplaceAllString(msg, " ")
 	msg = quoteRe.ReplaceAllString(msg, "Q")
 	return numRe.ReplaceAllString(msg, "N")
 }

@@ -397,6 +397,10 @@ type testResult struct {
 var (
 	durationRe = regexp.MustCompile(`\(\d+\.\d+s\)`)
 	hexRe      = regexp.MustCompile(`0x[0-9a-f]{6,}|goroutine \d+`) // addresses, not a byte's value
+	// go-cmp's reports (cmp.Diff) choose between spaces and no-break
+	// spaces at random, run by run, so that nobody depends on their form:
+	// runs of white space compare as one space.
+	spaceRe = regexp.MustCompile(`[\s\x{00a0}]+`)
 )
 
 // runMutant runs a test binary with mutant id enabled (0: the original)
@@ -472,6 +476,9 @@ func parseVerbose(out string) map[string]testResult {
 		}
 		if cur == "" {
 			continue
+		}
+		if !marker {
+			t = spaceRe.ReplaceAllString(t, " ")
 		}
 		b := text[cur]
 		if b == nil {

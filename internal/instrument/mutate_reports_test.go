@@ -1,6 +1,9 @@
 package instrument
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestCompareReports compares a failing table-driven test's run under a
 // mutant with the original's, report by report: the failing case's
@@ -58,5 +61,19 @@ FAIL
 					o.Changed, o.Fixed, o.Lost, o.Added, o.Crashed, o.Reports, c.changed, c.fixed, c.lost, c.added, c.crashed, c.rp)
 			}
 		})
+	}
+}
+
+// TestReportsSpaces reads two runs of a test whose go-cmp report put
+// no-break spaces in one run and spaces in the other (go-cmp chooses at
+// random, run by run): the same reports and output.
+func TestReportsSpaces(t *testing.T) {
+	run := func(sp string) testResult {
+		out := "=== RUN   TestX\n    x_test.go:9: range mismatch:" + sp + sp + "hcl.Range{\n          " + sp + sp + "\tFilename: \"test.hcl\",\n          }\n--- FAIL: TestX (0.01s)\n"
+		return parseVerbose(out)["TestX"]
+	}
+	a, b := run(" "), run("\u00a0")
+	if len(a.reports) != 1 || !slices.Equal(a.reports, b.reports) || a.output != b.output {
+		t.Errorf("reports %q and %q, output %q and %q: want one report, the same in both", a.reports, b.reports, a.output, b.output)
 	}
 }
