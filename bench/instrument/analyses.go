@@ -34,6 +34,11 @@ type analysis struct {
 	Crashed  bool    // panicked or died of a signal
 	TimedOut bool    // killed at the limit
 	Note     string  // the end of its standard error when it failed
+	// Unrecorded are the notes of its standard error that name what
+	// culprit could not record or instrument, with the reason (cgo
+	// files, assembly): issue 16 asks every analysis to say so.
+	Unrecorded []string `json:",omitempty"`
+	stderr     string
 }
 
 // failed says why the analysis failed, "" when it did not: a panic, a
@@ -243,6 +248,8 @@ func (h *harness) runAnalyses(ctx context.Context, dir string, m entry, f *fault
 			return fmt.Errorf("culprit %s: %w", name, err)
 		}
 		a.Name = name
+		a.Unrecorded = unrecordedNotes(a.stderr)
+		h.keepStderr(m, a)
 		f.Analyses = append(f.Analyses, a)
 	}
 	return nil
@@ -279,6 +286,7 @@ func (h *harness) command(ctx context.Context, dir string, limit time.Duration, 
 	a.TimedOut = ctx.Err() != nil
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	se := stderr.String()
+	a.stderr = se
 	// A Go panic exits with status 2 and a stack; culprit's own has
 	// culprit's frames in it.
 	a.Crashed = (ws.Signaled() && !a.TimedOut) || (a.Exit == 2 && strings.Contains(se, "panic: ") && strings.Contains(se, "github.com/culprit-go/culprit/"))
@@ -286,4 +294,49 @@ func (h *harness) command(ctx context.Context, dir string, limit time.Duration, 
 		a.Note = lastLines(se, 3)
 	}
 	return a, nil
+}
+
+// maxUnrecorded bounds the notes of what was not recorded kept per
+// analysis (a package of many assembly files names each).
+const maxUnrecorded = 20
+
+// unrecordedNotes returns the lines of an analysis's standard error that
+// name what culprit did not record or instrument, each once, in order,
+// at most maxUnrecorded (then a count of the rest).
+func unrecordedNotes(stderr string) []string {
+	var out []string
+	seen := map[string]bool{}
+	more := 0
+	for _, line := range strings.Split(stderr, "\n") {
+		line = strings.TrimSpace(line)
+		if (!strings.Contains(line, ": not recorded: ") && !strings.Contains(line, ": not instrumented: ")) || seen[line] {
+			continue
+		}
+		seen[line] = true
+		if len(out) == maxUnrecorded {
+			more++
+			continue
+		}
+		out = append(out, line)
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("and %d more", more))
+	}
+	return out
+}
+
+// keepStderr writes the analysis's standard error to the work directory,
+// analyses/MODULE.NAME.stderr, for its notes and failures to be read
+// after the run (the JSON keeps only their ends); a failure to write it
+// is logged, not fatal.
+func (h *harness) keepStderr(m entry, a analysis) {
+	dir := filepath.Join(h.work, "analyses")
+	name := strings.NewReplacer("/", "_", " ", "_", "(", "", ")", "").Replace(m.name()) + "." + a.Name + ".stderr"
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, name), []byte(a.stderr), 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(h.log, "%s: keeping culprit %s's standard error: %v\n", m.name(), a.Name, err)
+	}
 }

@@ -17,7 +17,10 @@
 // the mutated package, printing a second table: each analysis's exit
 // status, wall time as a multiple of the package's plain go test, and
 // peak RSS. An analysis fails when it panics, exits non-zero, runs past
-// 10x the plain run (at least -floor) or needs more than 8 GiB.
+// 10x the plain run (at least -floor) or needs more than 8 GiB. Each
+// analysis's standard error is kept as analyses/MODULE.NAME.stderr in the
+// work directory, and its notes of what culprit could not record (cgo
+// files, assembly) are listed under the table.
 //
 // Usage:
 //
@@ -299,7 +302,32 @@ func printAnalyses(w io.Writer, results []*result, markdown bool) {
 		for _, f := range r.analysisFailures() {
 			fmt.Fprintf(w, "ANALYSIS FAILED: %s: %s\n", r.Module, f)
 		}
+		for _, n := range r.unrecorded() {
+			fmt.Fprintf(w, "noted: %s: %s\n", r.Module, n)
+		}
 	}
+}
+
+// unrecorded is what the module's analyses noted they could not record,
+// each note once, with the analyses that printed it.
+func (r *result) unrecorded() []string {
+	if r.Fault == nil {
+		return nil
+	}
+	var notes []string
+	by := map[string][]string{}
+	for _, a := range r.Fault.Analyses {
+		for _, n := range a.Unrecorded {
+			if by[n] == nil {
+				notes = append(notes, n)
+			}
+			by[n] = append(by[n], a.Name)
+		}
+	}
+	for i, n := range notes {
+		notes[i] = "(" + strings.Join(by[n], ", ") + ") " + n
+	}
+	return notes
 }
 
 // appendResult appends r to the file name as a line of JSON.
