@@ -398,9 +398,10 @@ func (b *builder) finish() {
 		// Else the test's last step.
 		b.g.Failure, b.g.FailureKind = []int{b.lastIn}, FailureLast
 	}
-	b.g.Edges = make([]Edge, 0, len(b.edges))
-	for k := range b.edges {
-		b.g.Edges = append(b.g.Edges, k.edge())
+	b.compactEdges()
+	b.g.Edges = make([]Edge, len(b.edges))
+	for i, k := range b.edges {
+		b.g.Edges[i] = k.edge() // in order: index finds them sorted
 	}
 	b.edges = nil // the graph holds them now
 	b.g.index()

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/culprit-go/culprit/trace"
@@ -13,20 +14,24 @@ import (
 // builder replays events into a graph.
 type builder struct {
 	*program
-	test   *trace.Test
-	g      *Graph
-	nodes  map[nodeKey]int
-	edges  map[edgeKey]struct{}
-	gors   map[int]*goroutine
-	last   map[*function]*frame // the latest frame of each function
-	global map[string]map[int]bool
-	chans  map[uint64][]int // channel -> sent nodes not yet received
-	seq    int
-	noted  map[string]bool
-	lastIn int            // the latest node the test itself defined, -1
-	hit    map[*unit]bool // statements the test executed (its spectrum), when recorded
-	view   view           // the graph made of the replay: summary or versioned
-	ends   []ending       // the instances end is closing, innermost last
+	test  *trace.Test
+	g     *Graph
+	nodes map[nodeKey]int
+	// edges holds the edges made, packed, and since the latest
+	// compaction (compactEdges) some twice: a list sorted and
+	// deduplicated when it doubles is a third of a set's memory.
+	edges     []edgeKey
+	compactAt int
+	gors      map[int]*goroutine
+	last      map[*function]*frame // the latest frame of each function
+	global    map[string]map[int]bool
+	chans     map[uint64][]int // channel -> sent nodes not yet received
+	seq       int
+	noted     map[string]bool
+	lastIn    int            // the latest node the test itself defined, -1
+	hit       map[*unit]bool // statements the test executed (its spectrum), when recorded
+	view      view           // the graph made of the replay: summary or versioned
+	ends      []ending       // the instances end is closing, innermost last
 	// pending holds the operands assign defined, waiting for the
 	// statement's other reads (reused from one statement to the next).
 	pending []pending
@@ -219,7 +224,7 @@ type instance struct {
 func newBuilder(prog *program, test *trace.Test) *builder {
 	b := &builder{
 		program: prog, test: test, g: &Graph{},
-		nodes: map[nodeKey]int{}, edges: map[edgeKey]struct{}{},
+		nodes: map[nodeKey]int{}, compactAt: minCompact,
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
 		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
@@ -277,15 +282,29 @@ func (b *builder) edge(from, to int, kind EdgeKind) {
 	if from < 0 || to < 0 || from == to && kind == Control {
 		return
 	}
-	b.edges[edgeKey(from)<<34|edgeKey(to)<<4|edgeKey(kind)] = struct{}{}
+	b.edges = append(b.edges, edgeKey(to)<<34|edgeKey(kind)<<30|edgeKey(from))
+	if len(b.edges) >= b.compactAt {
+		b.compactEdges()
+	}
 }
 
-// edgeKey is an edge packed in a word, a cheaper map key than an Edge:
-// its nodes in 30 bits each, its kind in 4.
+// minCompact is the fewest edges compacted at once.
+const minCompact = 1 << 12
+
+// compactEdges sorts the edges made and drops those made twice; the next
+// compaction comes when they are twice as many.
+func (b *builder) compactEdges() {
+	slices.Sort(b.edges)
+	b.edges = slices.Compact(b.edges)
+	b.compactAt = max(2*len(b.edges), minCompact)
+}
+
+// edgeKey is an edge packed in a word, sorted as the graph's edges are
+// (by To, Kind and From): its nodes in 30 bits each, its kind in 4.
 type edgeKey uint64
 
 func (k edgeKey) edge() Edge {
-	return Edge{From: int(k >> 34), To: int(k >> 4 & (1<<30 - 1)), Kind: EdgeKind(k & 15)}
+	return Edge{From: int(k & (1<<30 - 1)), To: int(k >> 34), Kind: EdgeKind(k >> 30 & 15)}
 }
 
 func (b *builder) value(id int, v trace.Value) {
