@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/packages"
 
@@ -292,8 +293,28 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 		more, reused = cfg.Loaded.pick(dir, tags, cfg.Instrument)
 	}
 	if !reused || program {
+		// The tested packages with their tests, and beside them the
+		// other packages to instrument without theirs: their test files
+		// are not built, and loading them would compile each package's
+		// test variant for its export data.
 		targets, more = nil, nil
-		if targets, err = packages.Load(load, cfg.Packages...); err != nil {
+		var moreErr error
+		var wg sync.WaitGroup
+		if len(cfg.Instrument) > 0 {
+			plain := *load
+			plain.Tests = false
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				more, moreErr = packages.Load(&plain, cfg.Instrument...)
+			}()
+		}
+		targets, err = packages.Load(load, cfg.Packages...)
+		wg.Wait()
+		if err == nil {
+			err = moreErr
+		}
+		if err != nil {
 			return nil, fmt.Errorf("load packages: %w", err)
 		}
 	}
@@ -315,11 +336,6 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	if program {
 		if mainPkg, err = programPackage(targets, cfg.Packages); err != nil {
 			return nil, err
-		}
-	}
-	if len(cfg.Instrument) > 0 && more == nil {
-		if more, err = packages.Load(load, cfg.Instrument...); err != nil {
-			return nil, fmt.Errorf("load packages: %w", err)
 		}
 	}
 	all := append(append([]*packages.Package(nil), targets...), more...)
