@@ -196,20 +196,26 @@ func FromRun(r *deps.Run, opt Options) (*Graph, error) {
 	for _, o := range outs {
 		isOut[o] = true
 	}
-	nodes := map[int]*Node{}
-	for id := range keep {
+	node := func(id int) *Node {
 		n := r.Nodes[id]
-		nodes[id] = &Node{ID: id, Name: st.name(n), Var: n.Var, Kind: st.kind(n), Version: n.Version, File: n.File, Line: n.Line, Col: n.Col,
+		m := &Node{ID: id, Name: st.name(n), Var: n.Var, Kind: st.kind(n), Version: n.Version, File: n.File, Line: n.Line, Col: n.Col,
 			Func: n.Func, Values: n.Values, Count: 1, Output: isOut[id]}
 		if vals, ok := st.values[id]; ok && len(n.Values) == 0 {
-			nodes[id].Values = vals
+			m.Values = vals
 		}
 		if nm, ok := names[id]; ok {
-			nodes[id].Name = nm
+			m.Name = nm
 		}
+		return m
 	}
-	if !opt.Unfold {
-		nodes, edges, g.Outputs = fold(nodes, edges, g.Outputs)
+	var nodes map[int]*Node
+	if opt.Unfold {
+		nodes = map[int]*Node{}
+		for id := range keep {
+			nodes[id] = node(id)
+		}
+	} else {
+		nodes, edges = st.fold(keep, edges, node)
 	}
 	for _, n := range nodes {
 		g.Nodes = append(g.Nodes, n)
@@ -404,7 +410,8 @@ func elements(g *deps.Graph, ret int) []int {
 // defined.
 func (s *streams) dependsOn(id int) []string {
 	g := s.g
-	seen := map[int]bool{id: true}
+	seen := s.walk()
+	seen(id)
 	names := map[string]bool{} // true for constants
 	work := []int{id}
 	for len(work) > 0 {
@@ -414,12 +421,11 @@ func (s *streams) dependsOn(id int) []string {
 		node := g.Nodes[n]
 		_, env := s.inputs[n]
 		if n != id && (node.Const || node.Input || env || len(in) == 0) {
-			names[s.name(node)] = node.Const
+			names[s.nameOf(node)] = node.Const
 			continue
 		}
 		for _, e := range in {
-			if !seen[e.From] {
-				seen[e.From] = true
+			if !seen(e.From) {
 				work = append(work, e.From)
 			}
 		}
@@ -602,28 +608,51 @@ func dedupe(edges []Edge) []Edge {
 	return out
 }
 
-// fold merges the versions one site made into one node, with a count.
-func fold(nodes map[int]*Node, edges []Edge, outs []Output) (map[int]*Node, []Edge, []Output) {
+// fold merges the versions one site made into one node, with a count:
+// of the nodes keep holds, made by node (a node is made for each site,
+// not for each version: an execution-level graph has millions).
+func (s *streams) fold(keep map[int]bool, edges []Edge, node func(int) *Node) (map[int]*Node, []Edge) {
 	type site struct {
 		v, file  string
 		line, cl int
 		fn       string
 	}
-	groups := map[site][]*Node{}
-	for _, n := range nodes {
-		if n.Kind == KindConst || n.Output {
+	nodes := map[int]*Node{}
+	groups := map[site][]int{}
+	for id := range keep {
+		n := s.g.Nodes[id]
+		if s.kind(n) == KindConst {
+			nodes[id] = node(id)
 			continue
 		}
 		k := site{n.Var, n.File, n.Line, n.Col, n.Func}
-		groups[k] = append(groups[k], n)
+		groups[k] = append(groups[k], id)
 	}
 	to := map[int]int{}
-	for _, ns := range groups {
-		if len(ns) < 2 {
+	for _, ids := range groups {
+		if len(ids) < 2 {
+			nodes[ids[0]] = node(ids[0])
 			continue
 		}
-		sort.Slice(ns, func(i, j int) bool { return ns[i].ID < ns[j].ID })
+		sort.Ints(ids)
+		var ns []*Node // the outputs stay apart
+		for _, id := range ids {
+			if m := node(id); m.Output {
+				nodes[id] = m
+			} else if len(ns) == 0 {
+				ns = append(ns, m)
+			} else {
+				ns = append(ns, &Node{ID: id, Version: m.Version, Values: m.Values, Name: m.Name})
+			}
+		}
+		if len(ns) < 2 {
+			for _, m := range ns {
+				nodes[m.ID] = m
+			}
+			continue
+		}
 		first := ns[0]
+		nodes[first.ID] = first
 		minV, maxV := first.Version, first.Version
 		for _, n := range ns {
 			minV, maxV = min(minV, n.Version), max(maxV, n.Version)
@@ -638,9 +667,6 @@ func fold(nodes map[int]*Node, edges []Edge, outs []Output) (map[int]*Node, []Ed
 				}
 			}
 			to[n.ID] = first.ID
-			if n != first {
-				delete(nodes, n.ID)
-			}
 		}
 		first.Count = len(ns)
 		first.Values = vals
@@ -659,11 +685,11 @@ func fold(nodes map[int]*Node, edges []Edge, outs []Output) (map[int]*Node, []Ed
 		}
 		return id
 	}
-	var out []Edge
+	out := make([]Edge, 0, len(edges))
 	for _, e := range edges {
 		out = append(out, Edge{m(e.From), m(e.To), e.Kind})
 	}
-	return nodes, out, outs
+	return nodes, out
 }
 
 // numbered reports whether a name ends in a count: "stdin line 3".

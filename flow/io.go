@@ -51,6 +51,39 @@ type streams struct {
 	// values are the values of reads the trace did not record, taken
 	// from the variable each was copied into.
 	values map[int][]string
+	// The walks from each output (dependsOn, through): a mark per node
+	// (mark[id] == gen: seen by the current walk), reused from one walk
+	// to the next, and the nodes' names, made once.
+	mark  []uint32
+	gen   uint32
+	names []string
+}
+
+// walk starts a walk over the graph: seen reports whether it reached id
+// before, marking it.
+func (s *streams) walk() (seen func(id int) bool) {
+	if s.mark == nil {
+		s.mark = make([]uint32, len(s.g.Nodes))
+	}
+	s.gen++
+	return func(id int) bool {
+		if s.mark[id] == s.gen {
+			return true
+		}
+		s.mark[id] = s.gen
+		return false
+	}
+}
+
+// nameOf is name(n), made once per node.
+func (s *streams) nameOf(n *deps.Node) string {
+	if s.names == nil {
+		s.names = make([]string, len(s.g.Nodes))
+	}
+	if s.names[n.ID] == "" {
+		s.names[n.ID] = s.name(n)
+	}
+	return s.names[n.ID]
 }
 
 // newStreams finds the inputs read from standard input, the program's

@@ -241,13 +241,13 @@ func (s *sources) text(file string, n ast.Node) string {
 // values.
 func (s *streams) through(id int) []string {
 	g := s.g
-	seen := map[int]bool{id: true}
+	seen := s.walk()
+	seen(id)
 	names := map[string]bool{}
 	var out []string
 	queue := []int{id}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
+	for i := 0; i < len(queue); i++ {
+		n := queue[i]
 		node := g.Nodes[n]
 		_, env := s.inputs[n]
 		in := g.In(n)
@@ -259,8 +259,7 @@ func (s *streams) through(id int) []string {
 			out = append(out, node.Var)
 		}
 		for _, e := range in {
-			if e.Kind == deps.Data && !seen[e.From] {
-				seen[e.From] = true
+			if e.Kind == deps.Data && !seen(e.From) {
 				queue = append(queue, e.From)
 			}
 		}
