@@ -141,6 +141,7 @@ func FromRun(r *deps.Run, opt Options) (*Graph, error) {
 	g := &Graph{Package: r.Package, Test: r.Test, Outcome: r.Outcome, Notes: r.Notes}
 	names := map[int]string{}
 	sites := map[string]int{}
+	st.walkCap = max(minWalk, maxWalks/len(outs))
 	for _, o := range outs {
 		n := r.Nodes[o]
 		out := Output{Node: o, Value: st.name(n), Values: n.Values, DependsOn: st.dependsOn(o), Through: st.through(o)}
@@ -161,6 +162,10 @@ func FromRun(r *deps.Run, opt Options) (*Graph, error) {
 			g.Outputs[i].Value += "@" + strconv.Itoa(n.Version)
 		}
 		names[o.Node] = g.Outputs[i].Value
+	}
+	if len(st.cut) > 0 {
+		g.Notes = append(g.Notes, fmt.Sprintf("%d of the %d outputs depend on more than %d nodes: the inputs, constants and variables listed for them are those of the nearest %d (the walks from all outputs are bounded together)",
+			len(st.cut), len(outs), st.walkCap, st.walkCap))
 	}
 	// The graph: everything the outputs depend on.
 	keep := r.Backward(outs...).Nodes
@@ -414,9 +419,12 @@ func (s *streams) dependsOn(id int) []string {
 	seen(id)
 	names := map[string]bool{} // true for constants
 	work := []int{id}
-	for len(work) > 0 {
-		n := work[len(work)-1]
-		work = work[:len(work)-1]
+	for i := 0; i < len(work); i++ { // nearest first: a walk cut short keeps those
+		if i == s.walkCap {
+			s.cut[id] = true
+			break
+		}
+		n := work[i]
 		in := g.In(n)
 		node := g.Nodes[n]
 		_, env := s.inputs[n]

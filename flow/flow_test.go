@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -227,5 +228,47 @@ func TestInRange(t *testing.T) {
 		if got := inRange(tc.name, tc.r); got != tc.want {
 			t.Errorf("inRange(%q, %q) = %v, want %v", tc.name, tc.r, got, tc.want)
 		}
+	}
+}
+
+// TestWalksBounded: the walks that list each output's inputs and the
+// variables it came through are bounded together, so that hundreds of
+// outputs over a graph of millions of nodes take time bounded by the
+// graph: an output whose walk is cut short lists what is nearest it, and
+// a note says so. Here a chain c0 <- c1 <- ... <- c39 from the constant 7,
+// two outputs at its end, walks of at most 8 nodes.
+func TestWalksBounded(t *testing.T) {
+	defer func(m, n int) { maxWalks, minWalk = m, n }(maxWalks, minWalk)
+	maxWalks, minWalk = 16, 8
+	lines := []string{"c0 <- 7"}
+	for i := 1; i < 40; i++ {
+		lines = append(lines, fmt.Sprintf("c%d <- c%d", i, i-1))
+	}
+	r := synth(t, lines...)
+	last := len(r.Nodes) - 1
+	r.Failure, r.FailureKind = []int{last - 1, last}, deps.FailureCheck
+	g, err := FromRun(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Outputs) != 2 {
+		t.Fatalf("outputs: %+v", g.Outputs)
+	}
+	for _, o := range g.Outputs {
+		if len(o.DependsOn) != 0 || len(o.Through) != 7 || o.Through[0] != r.Nodes[o.Node-1].Var {
+			t.Errorf("%s: depends on %q through %q, want nothing through the 7 nearest", o.Value, o.DependsOn, o.Through)
+		}
+	}
+	noted := false
+	for _, n := range g.Notes {
+		noted = noted || strings.Contains(n, "2 of the 2 outputs depend on more than 8 nodes")
+	}
+	if !noted {
+		t.Errorf("no note of the walks cut short: %q", g.Notes)
+	}
+	// Unbounded, the constant is found.
+	maxWalks, minWalk = 1<<26, 1<<16
+	if g, err = FromRun(r, Options{}); err != nil || len(g.Outputs[0].DependsOn) != 1 || g.Outputs[0].DependsOn[0] != "7" {
+		t.Errorf("unbounded: %v %+v", err, g.Outputs)
 	}
 }

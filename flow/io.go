@@ -57,7 +57,21 @@ type streams struct {
 	mark  []uint32
 	gen   uint32
 	names []string
+	// walkCap bounds the nodes a walk visits (0: no bound); cut holds
+	// the outputs whose walks it cut short.
+	walkCap int
+	cut     map[int]bool
 }
+
+// Each output's walks visit at most maxWalks/outputs nodes, and no fewer
+// than minWalk: the outputs' lists take time bounded by the graph's size,
+// not by the outputs times it (a test's log written in a loop is
+// hundreds of outputs, each depending on most of a graph of millions of
+// nodes).
+var (
+	maxWalks = 1 << 26
+	minWalk  = 1 << 16
+)
 
 // walk starts a walk over the graph: seen reports whether it reached id
 // before, marking it.
@@ -90,7 +104,7 @@ func (s *streams) nameOf(n *deps.Node) string {
 // arguments and environment.
 func newStreams(r *deps.Run) *streams {
 	g := r.Graph
-	s := &streams{g: g, src: newSources(r), inputs: map[int]string{}, values: map[int][]string{}}
+	s := &streams{g: g, src: newSources(r), inputs: map[int]string{}, values: map[int][]string{}, cut: map[int]bool{}}
 	split := map[string]bool{} // scanners whose Split was called: they return tokens
 	for _, n := range g.Nodes {
 		if recv, ok := strings.CutSuffix(n.Var, ".Split()>"); ok && strings.HasPrefix(recv, "<") {

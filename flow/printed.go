@@ -247,6 +247,10 @@ func (s *streams) through(id int) []string {
 	var out []string
 	queue := []int{id}
 	for i := 0; i < len(queue); i++ {
+		if i == s.walkCap {
+			s.cut[id] = true
+			break
+		}
 		n := queue[i]
 		node := g.Nodes[n]
 		_, env := s.inputs[n]
