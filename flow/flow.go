@@ -220,7 +220,7 @@ func FromRun(r *deps.Run, opt Options) (*Graph, error) {
 			nodes[id] = node(id)
 		}
 	} else {
-		nodes, edges = st.fold(keep, edges, node)
+		nodes, edges = st.fold(keep, edges, node, func(id int) bool { return isOut[id] })
 	}
 	for _, n := range nodes {
 		g.Nodes = append(g.Nodes, n)
@@ -619,7 +619,7 @@ func dedupe(edges []Edge) []Edge {
 // fold merges the versions one site made into one node, with a count:
 // of the nodes keep holds, made by node (a node is made for each site,
 // not for each version: an execution-level graph has millions).
-func (s *streams) fold(keep map[int]bool, edges []Edge, node func(int) *Node) (map[int]*Node, []Edge) {
+func (s *streams) fold(keep map[int]bool, edges []Edge, node func(int) *Node, output func(int) bool) (map[int]*Node, []Edge) {
 	type site struct {
 		v, file  string
 		line, cl int
@@ -645,13 +645,25 @@ func (s *streams) fold(keep map[int]bool, edges []Edge, node func(int) *Node) (m
 		sort.Ints(ids)
 		var ns []*Node // the outputs stay apart
 		for _, id := range ids {
-			if m := node(id); m.Output {
-				nodes[id] = m
-			} else if len(ns) == 0 {
-				ns = append(ns, m)
-			} else {
-				ns = append(ns, &Node{ID: id, Version: m.Version, Values: m.Values, Name: m.Name})
+			switch {
+			case output(id):
+				nodes[id] = node(id)
+			case len(ns) == 0:
+				ns = append(ns, node(id))
+			default:
+				// What folding reads of the others: made as node
+				// would, without the rest.
+				n := s.g.Nodes[id]
+				vals := n.Values
+				if v, ok := s.values[id]; ok && len(vals) == 0 {
+					vals = v
+				}
+				ns = append(ns, &Node{ID: id, Version: n.Version, Values: vals})
 			}
+		}
+		if len(ns) > 1 {
+			last := ns[len(ns)-1]
+			last.Name = s.name(s.g.Nodes[last.ID])
 		}
 		if len(ns) < 2 {
 			for _, m := range ns {
@@ -693,11 +705,10 @@ func (s *streams) fold(keep map[int]bool, edges []Edge, node func(int) *Node) (m
 		}
 		return id
 	}
-	out := make([]Edge, 0, len(edges))
-	for _, e := range edges {
-		out = append(out, Edge{m(e.From), m(e.To), e.Kind})
+	for i, e := range edges { // in place: the graph's edges are many
+		edges[i] = Edge{m(e.From), m(e.To), e.Kind}
 	}
-	return nodes, out
+	return nodes, edges
 }
 
 // numbered reports whether a name ends in a count: "stdin line 3".
