@@ -472,7 +472,7 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		dir := filepath.Join(traceDir, fmt.Sprint(i))
 		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(buildFlags(goFlags))...)
 		_, err := instrument.Run(ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
-			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, Funcs: funcs, Tests: tests, Loaded: loaded})
+			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, NoInline: true, Funcs: funcs, Tests: tests, Loaded: loaded})
 		if err != nil && ctx.Err() != nil {
 			notes = append(notes, fmt.Sprintf("%s: slices left out: stopped while running the tests", pkg))
 			continue

@@ -126,7 +126,7 @@ func runFlow(e *env, args []string) int {
 		var res *instrument.Result
 		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
 			res, err = instrument.RunProgram(ctx, instrument.Program{
-				Config: instrument.Config{Packages: pkgs, Events: trace.AllEvents, Stdout: w, Stderr: w, CallLimit: *calls, Inlinable: true},
+				Config: instrument.Config{Packages: pkgs, Events: trace.AllEvents, Stdout: w, Stderr: w, CallLimit: *calls, Inlinable: true, NoInline: true},
 				Args:   goFlags, Stdin: e.stdin,
 			})
 			return err
@@ -160,7 +160,7 @@ func runFlow(e *env, args []string) int {
 		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
 			res, err = instrument.Run(ctx, instrument.Config{
 				Packages: pkgs, Events: trace.AllEvents, GoFlags: goFlags,
-				Stdout: w, Stderr: w, CallLimit: *calls, SamplePerTest: true, SampleTest: *testName, Inlinable: true,
+				Stdout: w, Stderr: w, CallLimit: *calls, SamplePerTest: true, SampleTest: *testName, Inlinable: true, NoInline: true,
 				Tests: onlyTest(*run, *testName),
 			})
 			return err

@@ -162,6 +162,7 @@ func runSlice(e *env, args []string) int {
 				SamplePerTest: true,
 				SampleTest:    *testName,
 				Inlinable:     true,
+				NoInline:      true,
 				Tests:         onlyTest(*run, *testName),
 			})
 			return err
@@ -221,12 +222,9 @@ func runSlice(e *env, args []string) int {
 // 4.7 s of validator v10.15.3's 75 s under culprit slice, for nothing an
 // analysis uses).
 //
-// Not -gcflags=-l, though the compile of the instrumented packages is
-// most of a slice's time and takes a half to a third as long without
-// inlining (pflag 38.9 -> 18.2 s, gjson 19.2 -> 7.7 s): the slices are
-// the same on pflag, gjson, toml and validator v10.15.4, but not on
-// validator v10.15.3 (94 lines inlined, 146 not, in every run: the
-// traces differ).
+// The runs that slice also compile the instrumented packages without
+// inlining (instrument.Config.NoInline; docs/slice.md): the compile is
+// most of a slice's time and takes a half to a third as long.
 func buildFlags(goFlags []string) []string {
 	if !hasGoFlag(goFlags, "vet") {
 		goFlags = withGoFlag(goFlags, "-vet=off")

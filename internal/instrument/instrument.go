@@ -72,6 +72,15 @@ type Config struct {
 	// function of a test file instrumented. TestMain and init functions
 	// always are.
 	Tests map[string]bool
+	// NoInline compiles the instrumented packages without inlining
+	// (-l), unless the user's go test flags set -gcflags: the compile of
+	// instrumented code takes half as long, the program computes the
+	// same, but what depends on the compiler's choices (allocation
+	// counts, and with them when the collector runs and what a
+	// sync.Pool hands out) may differ. For the analyses of a test's run
+	// (slices, flows), not for culprit test, whose outcomes must match
+	// the plain run's.
+	NoInline bool
 	// Loaded are the packages an earlier Run loaded (its
 	// Result.Loaded): when every pattern of Packages and Instrument is
 	// an import path among them and the directory and build flags are
@@ -588,6 +597,12 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 		// coverCfg is stableDir's, shared by every run: never written
 		// again in place (a compile of another run reading it while it
 		// is truncated fails: "error reading -coveragecfg file").
+		if cfg.NoInline && !hasGcflags(cfg.GoFlags) {
+			for i, f := range gcflags {
+				pat, rest, _ := strings.Cut(strings.TrimPrefix(f, "-gcflags="), "=")
+				gcflags[i] = "-gcflags=" + pat + "=-l " + rest
+			}
+		}
 		gcflags = mergeGcflags(cfg.GoFlags, gcflags)
 	}
 	if rtImport != rtPath {
@@ -1006,6 +1021,19 @@ func (t *siteTable) add(s trace.Site) uint32 {
 // inlined as uninstrumented ones are. Counter mode "testmain" registers no
 // coverage metadata with the runtime.
 const coverageConfig = `{"MetaVar":"","MetaLen":0,"MetaHash":"00000000000000000000000000000000","Strategy":"normal","CounterPrefix":"` + ctrName + `","PkgIdVar":"","CounterMode":"testmain","CounterGranularity":"perblock"}`
+
+// hasGcflags reports whether go test flags set -gcflags.
+func hasGcflags(flags []string) bool {
+	for _, f := range flags {
+		if f == "--" || f == "-args" || f == "--args" {
+			break
+		}
+		if name := strings.TrimLeft(f, "-"); name == "gcflags" || strings.HasPrefix(name, "gcflags=") {
+			return true
+		}
+	}
+	return false
+}
 
 // mergeGcflags adds the user's own -gcflags arguments (those without a
 // package pattern) to culprit's per-package ones, which would otherwise

@@ -40,3 +40,23 @@ func TestLoadedPick(t *testing.T) {
 		t.Error("a nil Loaded was reused")
 	}
 }
+
+// TestHasGcflags finds the user's own -gcflags (NoInline then leaves
+// the compiler's flags to them), before any -args only.
+func TestHasGcflags(t *testing.T) {
+	for _, tc := range []struct {
+		flags []string
+		want  bool
+	}{
+		{nil, false},
+		{[]string{"-run", "TestX"}, false},
+		{[]string{"-gcflags=-N"}, true},
+		{[]string{"-gcflags", "-N"}, true},
+		{[]string{"--gcflags=all=-l"}, true},
+		{[]string{"-args", "-gcflags=-N"}, false},
+	} {
+		if got := hasGcflags(tc.flags); got != tc.want {
+			t.Errorf("hasGcflags(%q) = %v, want %v", tc.flags, got, tc.want)
+		}
+	}
+}
