@@ -89,7 +89,7 @@ func run(b *bench, mods, work, bin string, markdown bool) error {
 
 // print writes the table, then each module's fault and errors.
 func print(w io.Writer, results []*result, markdown bool) {
-	rows := [][]string{{"module", "test", "check", "exit", "check in slice", "fault in slice", "slice lines", "slice nodes", "plain run s", "slice run s", "ratio", "plain wall s", "slice wall s", "slice compile s", "slice peak RSS MiB", "package plain s", "package traced s", "package ratio", "graph nodes", "graph edges", "graph bytes", "alloc KiB", "graph s", "trace KiB", "full: check in slice", "full: lines", "lines in both", "full: run s", "full: ratio", "full: trace MiB"}}
+	rows := [][]string{{"module", "test", "check", "exit", "check in slice", "fault in slice", "slice lines", "slice nodes", "plain run s", "slice run s", "ratio", "plain wall s", "slice wall s", "wall ratio", "plain built wall s", "wall ratio built", "slice compile s", "slice peak RSS MiB", "package plain s", "package traced s", "package ratio", "graph nodes", "graph edges", "graph bytes", "alloc KiB", "graph s", "trace KiB", "full: check in slice", "full: lines", "lines in both", "full: run s", "full: ratio", "full: trace MiB"}}
 	var plain, sliced, pkgPlain, pkgTraced float64
 	for _, r := range results {
 		if r.Test == "" {
@@ -106,7 +106,7 @@ func print(w io.Writer, results []*result, markdown bool) {
 		}
 		rows = append(rows, []string{r.Module, r.Test, check, exit, yesNo(r.InSlice), r.FaultInSlice, fmt.Sprint(r.SliceLines), fmt.Sprint(r.SliceNodes),
 			fmt.Sprintf("%.2f", r.PlainRun), fmt.Sprintf("%.2f", r.SliceRun), ratio(r.SliceRun, r.PlainRun),
-			fmt.Sprintf("%.1f", r.PlainWall), fmt.Sprintf("%.1f", r.SliceWall), fmt.Sprintf("%.1f", r.SliceBuild), fmt.Sprint(r.SliceRSS / 1024),
+			fmt.Sprintf("%.1f", r.PlainWall), fmt.Sprintf("%.1f", r.SliceWall), ratio(r.SliceWall, r.PlainWall), fmt.Sprintf("%.1f", r.PlainBuilt), ratio(r.SliceWall, r.PlainBuilt), fmt.Sprintf("%.1f", r.SliceBuild), fmt.Sprint(r.SliceRSS / 1024),
 			fmt.Sprintf("%.2f", r.PkgPlain), fmt.Sprintf("%.2f", r.PkgTraced), ratio(r.PkgTraced, r.PkgPlain),
 			fmt.Sprint(r.GraphNodes), fmt.Sprint(r.GraphEdges), fmt.Sprint(r.GraphBytes), fmt.Sprint(r.GraphAlloc / 1024), fmt.Sprintf("%.2f", r.GraphSecs), fmt.Sprint(r.TraceBytes / 1024)})
 		if b := rows[len(rows)-1]; r.FullErr != "" {
@@ -123,7 +123,7 @@ func print(w io.Writer, results []*result, markdown bool) {
 		// Run times summed over the modules: the many tests that run in
 		// milliseconds do not make the ratio noise.
 		rows = append(rows, []string{"total", "", "", "", "", "", "", "", fmt.Sprintf("%.2f", plain), fmt.Sprintf("%.2f", sliced), ratio(sliced, plain),
-			"", "", "", "", fmt.Sprintf("%.2f", pkgPlain), fmt.Sprintf("%.2f", pkgTraced), ratio(pkgTraced, pkgPlain)})
+			"", "", "", "", "", "", "", fmt.Sprintf("%.2f", pkgPlain), fmt.Sprintf("%.2f", pkgTraced), ratio(pkgTraced, pkgPlain)})
 	}
 	proof.WriteTable(w, rows, markdown)
 	for _, r := range results {

@@ -59,6 +59,7 @@ type result struct {
 	PlainRun        float64 // seconds the test binary ran plain
 	SliceRun        float64 // seconds it ran under culprit slice
 	PlainWall       float64 // seconds go test took plain (build from the cache)
+	PlainBuilt      float64 // the same after a change to the mutated file: the package's tests built, as after an edit
 	SliceWall       float64 // seconds culprit slice took (instrumented build, run, graph, slice)
 	SliceRSS        int64   // peak resident set of culprit slice or its largest child, KiB
 	SliceBuild      float64 // seconds of it the go command spent compiling a package (the longest, the instrumented package under test as a rule)
@@ -155,7 +156,16 @@ func (b *bench) run(ctx context.Context, m proof.Module, res *result) error {
 	fmt.Fprintf(b.log, "%s: %s fails %s at %s\n", m.Path, mut, fail.Test, res.Check)
 	run := "^" + regexp.QuoteMeta(topLevel(fail.Test)) + "$"
 
-	// The plain run of the same test, its build cached by try.
+	// The plain run of the same test after a change to the mutated file
+	// (a comment added at its end: no line moves), building the
+	// package's tests as after an edit, then from the build cache.
+	touched := append(mut.Apply(src), fmt.Sprintf("\n// changed by bench/slice at %s so that its build is not cached\n", time.Now().UTC().Format(time.RFC3339Nano))...)
+	if err := os.WriteFile(path, touched, 0o644); err != nil {
+		return err
+	}
+	if _, built, err := b.goTest(ctx, dir, []string{res.Package}, []string{"-run", run}); err == nil {
+		res.PlainBuilt = built.Seconds()
+	}
 	plain, wall, err := b.goTest(ctx, dir, []string{res.Package}, []string{"-run", run})
 	if err != nil {
 		return fmt.Errorf("plain run: %w", err)
