@@ -143,10 +143,13 @@ func openStream(dir string) (*trace.Dir, *trace.Trace, error) {
 // trace's size: a node per eventsPerNode events, an event counted as
 // eventBytes bytes of an events file (what culprit's traces average),
 // and no fewer than minNodes (programs' and tests' runs of the size of
-// the examples are never bounded). A node and its edges take some 400
-// bytes: the graph takes a few times the trace's size.
+// the examples are never bounded). A node, its edges and the replay's
+// state of it take some 600 bytes while the graph is built, a node
+// stands for 288 bytes of trace: the graph takes about twice the trace's
+// size, and the process, with the garbage collector's headroom, some
+// four to seven times (btree's and yaml.v3's failing tests).
 const (
-	eventsPerNode = 16
+	eventsPerNode = 32
 	eventBytes    = 9
 	minNodes      = 1 << 16
 )
@@ -398,6 +401,11 @@ func (b *builder) finish() {
 		// Else the test's last step.
 		b.g.Failure, b.g.FailureKind = []int{b.lastIn}, FailureLast
 	}
+	// What the replay kept of the program's memory and goroutines is
+	// done with: let it go before the graph's edges are laid out.
+	b.gors, b.last, b.global, b.chans = nil, nil, nil, nil
+	b.mem, b.gmem, b.vaddr, b.located, b.elemOnly, b.elemN = nil, nil, nil, nil, nil, nil
+	b.view.replayed()
 	b.compactEdges()
 	b.g.Edges = make([]Edge, len(b.edges))
 	for i, k := range b.edges {

@@ -136,6 +136,7 @@ func (b *versioned) join(fr *frame, root string, defs map[int]bool, last int) {
 			continue
 		}
 		sort.Ints(ds)
+		made := len(b.g.Nodes)
 		id := b.fresh(name, f, f.pos(at.Line, at.Col), fr.fn)
 		b.g.Nodes[id].Count++
 		for _, d := range ds {
@@ -145,11 +146,21 @@ func (b *versioned) join(fr *frame, root string, defs map[int]bool, last int) {
 			delete(defs, d)
 		}
 		defs[id] = true
-		if g&1 != 0 {
-			b.located[id] = true
-		}
-		if g&2 != 0 {
-			b.elemOnly[id] = true
+		switch {
+		case id == made: // a new node: it is what its group is
+			if g&1 != 0 {
+				b.located[id] = true
+			}
+			if g&2 != 0 {
+				b.elemOnly[id] = true
+			}
+		default: // a version reused (the budget): what both are
+			if g&1 == 0 {
+				delete(b.located, id)
+			}
+			if g&2 == 0 {
+				delete(b.elemOnly, id)
+			}
 		}
 		b.joined += len(ds)
 		if b.joins == 0 {
@@ -157,6 +168,10 @@ func (b *versioned) join(fr *frame, root string, defs map[int]bool, last int) {
 		}
 		b.joins++
 	}
+}
+
+func (b *versioned) replayed() {
+	b.count, b.elems, b.inputs, b.sites, b.atPos = nil, nil, nil, nil, nil
 }
 
 func (b *versioned) finish() {

@@ -57,10 +57,11 @@ type posKey struct {
 	pos  token.Pos
 }
 
-// unindexed is name without its first index and what follows.
+// unindexed is name with its first index and what follows as "[]":
+// "xs[3]" and "xs[4]" are "xs[]", not "xs".
 func unindexed(name string) string {
 	if i := strings.IndexByte(name, '['); i > 0 {
-		return name[:i]
+		return name[:i] + "[]"
 	}
 	return name
 }

@@ -69,6 +69,9 @@ type view interface {
 	// fewer nodes that depend on them, so that every later read does
 	// not depend on each again (builder.bound).
 	join(fr *frame, root string, defs map[int]bool, last int)
+	// replayed is told that the replay has ended: what the view keeps
+	// only to resolve events can go.
+	replayed()
 	// finish completes the graph when the replay has ended.
 	finish()
 }
@@ -157,5 +160,7 @@ func (s *summary) mayHaveWritten(*frame, string, int) {}
 
 // join: a node per site bounds what a variable holds.
 func (s *summary) join(*frame, string, map[int]bool, int) {}
+
+func (s *summary) replayed() { s.appends, s.bases = nil, nil }
 
 func (s *summary) finish() { s.checkNodes() }
