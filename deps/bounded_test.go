@@ -23,17 +23,26 @@ func F(n int) []int {
 }
 `
 
+// siteFunc makes a site of a synthetic trace's file.
+type siteFunc func(k trace.Kind, line, col, endLine, endCol int, info string) trace.Site
+
+// sourceFile writes src as p.go in dir and returns a maker of sites in it.
+func sourceFile(t *testing.T, dir, src string) siteFunc {
+	t.Helper()
+	path := filepath.Join(dir, "p.go")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return func(k trace.Kind, line, col, endLine, endCol int, info string) trace.Site {
+		return trace.Site{Kind: k, File: path, Line: line, Col: col, EndLine: endLine, EndCol: endCol, Info: info}
+	}
+}
+
 // fillTrace returns a trace of F(n) (its loop's own steps left out: the
 // writes are what matter).
 func fillTrace(t *testing.T, dir string, n int) *trace.Trace {
 	t.Helper()
-	path := filepath.Join(dir, "p.go")
-	if err := os.WriteFile(path, []byte(fillSrc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	site := func(k trace.Kind, line, col, endLine, endCol int, info string) trace.Site {
-		return trace.Site{Kind: k, File: path, Line: line, Col: col, EndLine: endLine, EndCol: endCol, Info: info}
-	}
+	site := sourceFile(t, dir, fillSrc)
 	sites := []trace.Site{
 		site(trace.KindFunc, 3, 21, 9, 2, "p.F(n) (r)"),
 		site(trace.KindStmt, 4, 2, 4, 23, ""),       // 1: out := make([]int, n)

@@ -1,8 +1,6 @@
 package deps_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/culprit-go/culprit/deps"
@@ -17,14 +15,8 @@ import (
 // when its events are).
 func TestSampledEntry(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "p.go")
 	src := "package p\n\nfunc set(p *int, v int) { *p = v }\n\nfunc F() int {\n\tx := 0\n\tfor i := 0; i < 2; i++ {\n\t\tset(&x, i)\n\t}\n\treturn x\n}\n"
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	site := func(k trace.Kind, line, col, endLine, endCol int, info string) trace.Site {
-		return trace.Site{Kind: k, File: path, Line: line, Col: col, EndLine: endLine, EndCol: endCol, Info: info}
-	}
+	site := sourceFile(t, dir, src)
 	sites := []trace.Site{
 		site(trace.KindFunc, 3, 25, 3, 36, "p.set(p, v)"),
 		site(trace.KindFunc, 5, 14, 11, 2, "p.F() (r)"),
