@@ -19,5 +19,12 @@
 // variable at one site into one node with a count (the default; Unfold
 // keeps them apart), and cut the graph down (Depth, Focus).
 //
+// A long run's graph is bounded by its trace's size: past a budget of
+// nodes the engine merges a hot site's later versions into its latest
+// (deps.Options.MaxNodes), a variable holding many definitions at once
+// is given one version depending on them all, and the walks that list
+// the outputs' inputs are bounded together; each says so in a note
+// (Graph.Notes), never silently.
+//
 // The package imports deps and trace only.
 package flow
