@@ -141,7 +141,7 @@ func FromRun(r *deps.Run, opt Options) (*Graph, error) {
 	g := &Graph{Package: r.Package, Test: r.Test, Outcome: r.Outcome, Notes: r.Notes}
 	names := map[int]string{}
 	sites := map[string]int{}
-	st.walkCap = max(minWalk, maxWalks/len(outs))
+	st.walkCap = max(minWalk, maxWalks/max(1, len(outs)))
 	for _, o := range outs {
 		n := r.Nodes[o]
 		out := Output{Node: o, Value: st.name(n), Values: n.Values, DependsOn: st.dependsOn(o), Through: st.through(o)}
