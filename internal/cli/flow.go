@@ -158,8 +158,14 @@ func runFlow(e *env, args []string) int {
 		}
 		var res *instrument.Result
 		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
+			// The module's packages the tests import are instrumented
+			// too: a value computed there is followed into them.
+			more, err := instrument.ModuleImports(ctx, instrument.Config{Packages: pkgs, GoFlags: goFlags})
+			if err != nil {
+				return err
+			}
 			res, err = instrument.Run(ctx, instrument.Config{
-				Packages: pkgs, Events: trace.AllEvents, GoFlags: goFlags,
+				Packages: pkgs, Instrument: more, Events: trace.AllEvents, GoFlags: goFlags,
 				Stdout: w, Stderr: w, CallLimit: *calls, SamplePerTest: true, SampleTest: *testName, Inlinable: true, NoInline: true,
 				Tests: onlyTest(*run, *testName),
 			})

@@ -26,7 +26,8 @@ const sliceUsage = `Usage: culprit slice [flags] [packages] [-- go test flags]
 
 Slice runs the packages' tests once, instrumented with every event kind
 (as culprit test -events all does, leaving the trace in .culprit at the
-module root; hot code sampled, see -calls), builds the dynamic dependence graph of one test's run and
+module root; hot code sampled, see -calls; the module's packages the
+tests import are instrumented too), builds the dynamic dependence graph of one test's run and
 prints the slice of a criterion: every statement that influenced it (its
 data dependencies, "this value came from there", and its control
 dependencies, "this ran because of that decision", a called function's
@@ -152,8 +153,15 @@ func runSlice(e *env, args []string) int {
 		}
 		var res *instrument.Result
 		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
+			// The module's packages the tests import are instrumented
+			// too: a value computed there is followed into them.
+			more, err := instrument.ModuleImports(ctx, instrument.Config{Packages: pkgs, GoFlags: goFlags})
+			if err != nil {
+				return err
+			}
 			res, err = instrument.Run(ctx, instrument.Config{
 				Packages:      pkgs,
+				Instrument:    more,
 				Events:        trace.AllEvents,
 				GoFlags:       goFlags,
 				Stdout:        w,
