@@ -513,8 +513,16 @@ func (b *versioned) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs
 	n := int(last.Uint)
 	added := len(c.Args) - 1
 	// The elements copied keep their names, renamed when appended from
-	// another variable (ys := append(xs, v): ys[0] is xs[0]).
-	elems = renamedParts(b.elems[b.scope(fr, f.key(first))], first.Name, id.Name)
+	// another variable (ys := append(xs, v): ys[0] is xs[0]). Appended
+	// to itself (v = append(v, a)), v keeps the very names it held: no
+	// copy (a loop of n appends copying them was n*n work).
+	if sc := b.scope(fr, f.key(first)); f.key(first) == f.key(id) {
+		if elems = b.elems[sc]; elems == nil {
+			elems = map[string]int{}
+		}
+	} else {
+		elems = renamedParts(b.elems[sc], first.Name, id.Name)
+	}
 	for d := range b.lookup(fr, f.key(first)) {
 		from = append(from, d)
 	}
