@@ -100,7 +100,7 @@ func (h *harness) inject(ctx context.Context, m entry, dir string, plain *run, f
 		if pkg == "./." {
 			pkg = "."
 		}
-		if !tested[pkg] {
+		if !tested[pkg] || (h.faultPkg != "" && pkg != h.faultPkg) {
 			continue
 		}
 		f.Tried++

@@ -80,6 +80,9 @@ type harness struct {
 	tries   int
 	floor   time.Duration
 	limit   time.Duration
+	// faultPkg, when not "", is the one package ("./dir") the fault is
+	// injected into.
+	faultPkg string
 }
 
 // runModule runs one module plain and in every variant.

@@ -53,6 +53,7 @@ func main() {
 	analyses := flag.Bool("analyses", true, "also run culprit rank, slice, flow -test and mine on a fault injected into each module")
 	bin := flag.String("culprit", "", "the culprit `binary` of the analyses (default: built from this checkout)")
 	tries := flag.Int("tries", 12, "mutants tried per module to find one that fails a test")
+	faultPkg := flag.String("fault", "", "inject the fault into the package `./DIR` alone (modernc.org/sqlite: ./vfs, whose tests run the generated ./lib)")
 	floor := flag.Duration("floor", 5*time.Minute, "least time limit of an analysis (it is 10x the plain run otherwise)")
 	limit := flag.Duration("limit", 0, "pass -timeout `D` to each analysis (negative: culprit's own default limit lifted, to measure how long an analysis that stops at it takes)")
 	jsonOut := flag.String("json", "", "append each module's result to `FILE` as a line of JSON as it ends")
@@ -82,7 +83,7 @@ func main() {
 	}
 	defer cleanup()
 	h.repeat = max(*repeat, 1)
-	h.tries, h.floor, h.limit = *tries, *floor, *limit
+	h.tries, h.floor, h.limit, h.faultPkg = *tries, *floor, *limit, *faultPkg
 	if *analyses {
 		if h.culprit, err = proof.Culprit(h.work, *bin); err != nil {
 			fmt.Fprintln(os.Stderr, "instrument:", err)
@@ -161,6 +162,10 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 			rows = append(rows, []string{r.Module, r.Version, "error: " + strings.Join(strings.Fields(r.Err), " "), r.Load})
 			continue
 		}
+		if !r.ranAll(h.variants) {
+			rows = append(rows, []string{r.Module, r.Version, "not run with every event kind of the table (-events none: the analyses only)", r.Load})
+			continue
+		}
 		row := []string{r.Module, r.Version, fmt.Sprint(r.Tests), fmt.Sprint(r.Identical), fmt.Sprintf("%.2f", r.Plain.Elapsed)}
 		var last *run
 		for _, v := range h.variants {
@@ -177,11 +182,12 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 	// suites that run in milliseconds do not make the ratio noise.
 	var plainSum float64
 	sums := make([]float64, len(h.variants))
-	tests, same := 0, 0
+	tests, same, counted := 0, 0, 0
 	for _, r := range results {
-		if r.Plain == nil || r.Err != "" {
+		if r.Plain == nil || r.Err != "" || !r.ranAll(h.variants) {
 			continue
 		}
+		counted++
 		plainSum += r.Plain.Elapsed
 		tests += r.Tests
 		same += r.Identical
@@ -189,7 +195,7 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 			sums[i] += r.Runs[v.Name].Elapsed
 		}
 	}
-	if len(results) > 1 {
+	if counted > 1 {
 		row := []string{"total", "", fmt.Sprint(tests), fmt.Sprint(same), fmt.Sprintf("%.2f", plainSum)}
 		for i := range h.variants {
 			row = append(row, fmt.Sprintf("%.2f", sums[i]), ratio(sums[i], plainSum))
@@ -226,6 +232,17 @@ func (h *harness) print(w io.Writer, results []*result, markdown bool) {
 			fmt.Fprintf(w, "ERROR: %s: %s\n", r.Module, r.Err)
 		}
 	}
+}
+
+// ranAll reports whether the module's tests ran instrumented with every
+// event kind of vs (a result of -events none has no such run).
+func (r *result) ranAll(vs []variant) bool {
+	for _, v := range vs {
+		if r.Runs[v.Name] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func ratio(a, b float64) string {
@@ -309,7 +326,8 @@ func printAnalyses(w io.Writer, results []*result, markdown bool) {
 }
 
 // unrecorded is what the module's analyses noted they could not record,
-// each note once, with the analyses that printed it.
+// each note once (without the "culprit: NAME: note: " its analysis put
+// before it), with the analyses that printed it.
 func (r *result) unrecorded() []string {
 	if r.Fault == nil {
 		return nil
@@ -318,6 +336,9 @@ func (r *result) unrecorded() []string {
 	by := map[string][]string{}
 	for _, a := range r.Fault.Analyses {
 		for _, n := range a.Unrecorded {
+			if _, after, ok := strings.Cut(n, ": note: "); ok {
+				n = after
+			}
 			if by[n] == nil {
 				notes = append(notes, n)
 			}
