@@ -3,6 +3,7 @@ package deps
 import (
 	"go/ast"
 	"go/token"
+	"sort"
 	"strings"
 
 	"github.com/culprit-go/culprit/trace"
@@ -306,6 +307,30 @@ func (b *builder) exit(g *goroutine, e *trace.Event) {
 		// With steps, a function with results exiting in the middle of a
 		// statement that is not a return is unwinding a panic.
 		open := fr.cur != nil && fr.cur.stepped && fr.cur.u.kind != UnitReturn && len(fr.fn.results) > 0 && fr.ret < 0 && g.panic < 0
+		if g.recovered == fr {
+			// The panic that stopped its statement was recovered by a
+			// function it deferred: it returns what its named results
+			// hold (zero values for unnamed ones).
+			g.recovered = nil
+			ids := b.end(fr)
+			if len(fn.results) > 0 {
+				from := ids
+				for _, r := range fn.results {
+					if r != "" {
+						for d := range b.lookup(fr, fn.paramKey(r)) {
+							from = append(from, d)
+						}
+					}
+				}
+				sort.Ints(from)
+				fr.ret = b.view.fresh(fn.returnName(), fn.file, fn.decl.Pos(), fn)
+				b.g.Nodes[fr.ret].Count++
+				for _, d := range from {
+					b.edge(d, fr.ret, Data)
+				}
+			}
+			break
+		}
 		ids := b.end(fr)
 		if open && len(ids) > 0 {
 			panicked = true

@@ -191,6 +191,17 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 			// statement that raised it.
 			in.extra = append(in.extra, g.unwound)
 			g.unwound = -1
+			g.recovered = deferring(g, fr)
+		} else if len(e.Values) > 0 && e.Values[0].Tag != trace.ValNil && g.panic < 0 {
+			// A runtime panic recovered by a function deferred in the
+			// frame that raised it (no frame exited since): the
+			// statement under way there raised it.
+			if d := deferring(g, fr); d != nil {
+				if ids := b.end(d); len(ids) > 0 {
+					in.extra = append(in.extra, ids[0])
+				}
+				g.recovered = d
+			}
 		}
 	case trace.TagSend:
 		ids := b.end(fr)
@@ -372,4 +383,15 @@ func (b *builder) at(fr *frame, u *unit, pos token.Pos, tag byte, site int) *ins
 	in.lastEv = [2]int{int(tag), site}
 	fr.cur = in
 	return in
+}
+
+// deferring returns the frame under fr on g's stack: the frame that
+// deferred fr's function when fr recovers a panic (nil if none).
+func deferring(g *goroutine, fr *frame) *frame {
+	for i := len(g.stack) - 1; i > 0; i-- {
+		if g.stack[i] == fr {
+			return g.stack[i-1]
+		}
+	}
+	return nil
 }

@@ -259,3 +259,17 @@ func TestVersionsBounded(t *testing.T) {
 		t.Errorf("no note of the versions folded: %q", r.Notes)
 	}
 }
+
+// TestRecovered: a function whose deferred function recovered a runtime
+// panic (an index out of range) and set its named results returns
+// normally: its caller's value depends on those results, as the
+// deferred function set them from the recovered value (before, on
+// nothing: the frame was taken for one a panic unwound).
+func TestRecovered(t *testing.T) {
+	got := summarySlice(t, "TestRecovered", "Recovered")
+	for _, w := range []string{"<Guarded() return value> (8) <= ", "v (11), err (12)", "err (12) <= r (10)", "err (22) <= <Guarded() return value> (8)"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("no %q:\n%s", w, got)
+		}
+	}
+}

@@ -133,6 +133,10 @@ type goroutine struct {
 	unwound   int
 	unwoundAt int // b.seq when unwound was set
 	unwinding bool
+	// recovered is the frame whose deferred function recovered a
+	// runtime panic, until it exits: it returns normally, its results
+	// what its named results hold.
+	recovered *frame
 	// calls are the calls made on g and not yet returned, innermost
 	// last: the latest is yield's when a range over a function's body
 	// starts.
