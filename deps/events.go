@@ -186,6 +186,7 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 				b.g.Failure, b.g.FailureKind = b.beforePanic, b.beforePanicKind
 			}
 			g.panic = -1
+			g.recovered = deferring(g, fr)
 		} else if len(e.Values) > 0 && e.Values[0].Tag != trace.ValNil && g.unwound >= 0 {
 			// A runtime panic: the recovered error comes from the
 			// statement that raised it.

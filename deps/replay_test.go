@@ -273,3 +273,15 @@ func TestRecovered(t *testing.T) {
 		}
 	}
 }
+
+// TestRecoveredCallee: the same with a panic of a value of its own,
+// raised in a function the recovering one called: the caller's value
+// depends on the error the deferred function made of the panic's value.
+func TestRecoveredCallee(t *testing.T) {
+	got := summarySlice(t, "TestRecoveredParse", "RecoveredParse")
+	for _, w := range []string{"<GuardedParse() return value> (39) <= ", "err (42) <= r (41)", "r (41) <= <panic"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("no %q:\n%s", w, got)
+		}
+	}
+}

@@ -25,3 +25,33 @@ func Recovered(n int) int {
 	}
 	return 0
 }
+
+// parse panics with a value of its own on an empty string.
+func parse(s string) int {
+	if s == "" {
+		panic("empty")
+	}
+	return len(s)
+}
+
+// GuardedParse recovers parse's panic in a function it deferred, which
+// sets its named error result.
+func GuardedParse(s string) (n int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("parse: %v", r)
+		}
+	}()
+	n = parse(s)
+	return n, nil
+}
+
+// RecoveredParse's result depends on GuardedParse's error, and so on
+// the panic in parse.
+func RecoveredParse() int {
+	_, err := GuardedParse("")
+	if err != nil {
+		return len(err.Error())
+	}
+	return 0
+}

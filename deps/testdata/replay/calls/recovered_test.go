@@ -7,3 +7,9 @@ func TestRecovered(t *testing.T) {
 		t.Errorf("Recovered(5) = %d, want 60", got)
 	}
 }
+
+func TestRecoveredParse(t *testing.T) {
+	if got := RecoveredParse(); got != 12 {
+		t.Errorf("RecoveredParse() = %d, want 12", got)
+	}
+}
