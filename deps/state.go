@@ -29,6 +29,7 @@ type builder struct {
 	seq       int
 	noted     map[string]bool
 	lastIn    int            // the latest node the test itself defined, -1
+	frames    int            // the frames entered so far (frame.serial)
 	hit       map[*unit]bool // statements the test executed (its spectrum), when recorded
 	view      view           // the graph made of the replay: summary or versioned
 	ends      []ending       // the instances end is closing, innermost last
@@ -150,10 +151,11 @@ type openCall struct {
 }
 
 type frame struct {
-	fn   *function
-	lex  *frame // the frame of the enclosing function, for closures
-	vars map[string]map[int]bool
-	wmem map[string]map[memKey]bool // variable -> the storage written through it (writes.go)
+	fn     *function
+	serial int    // its order among the frames entered, from 1: a name for it no later frame takes
+	lex    *frame // the frame of the enclosing function, for closures
+	vars   map[string]map[int]bool
+	wmem   map[string]map[memKey]bool // variable -> the storage written through it (writes.go)
 	// ranged holds, per range unit whose expression calls, what the
 	// expression read when the loop started.
 	ranged map[int][]int

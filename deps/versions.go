@@ -53,7 +53,9 @@ type versioned struct {
 func (b *versioned) scope(fr *frame, root string) string {
 	for f := fr; f != nil; f = f.lex {
 		if f.fn.owns(root) {
-			return fmt.Sprintf("%p\x00%s", f, root)
+			// By the frame's serial, not its address: a frame's
+			// memory may be a later frame's once it is collected.
+			return strconv.Itoa(f.serial) + "\x00" + root
 		}
 	}
 	name, _ := splitKey(root)

@@ -1,8 +1,10 @@
 package deps
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
+	"slices"
 	"strings"
 )
 
@@ -202,11 +204,25 @@ func (b *builder) isVar(fr *frame, key string) bool {
 func (b *builder) possiblyWritten(fr *frame, key string, id int, replace bool) {
 	b.define(fr, key, id, replace)
 	b.view.mayHaveWritten(fr, key, id)
+	var full []memKey // storage holding more than maxReaching now
 	for k := range b.storage(varRef{b.owner(fr, key), key}, false) {
 		if defs := b.mem[k]; defs != nil {
 			defs[id] = true
-			b.bound(fr, key, defs, id)
+			if len(defs) > maxReaching {
+				full = append(full, k)
+			}
 		}
+	}
+	// Joined in order: a join is a node, and the graph's numbering
+	// must not depend on a map's order.
+	slices.SortFunc(full, func(a, c memKey) int {
+		if a.addr != c.addr {
+			return cmp.Compare(a.addr, c.addr)
+		}
+		return strings.Compare(a.key, c.key)
+	})
+	for _, k := range full {
+		b.bound(fr, key, b.mem[k], id)
 	}
 }
 
