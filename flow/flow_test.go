@@ -267,7 +267,7 @@ func TestWalksBounded(t *testing.T) {
 		t.Errorf("no note of the walks cut short: %q", g.Notes)
 	}
 	// Unbounded, the constant is found.
-	maxWalks, minWalk = 1<<26, 1<<16
+	maxWalks, minWalk = 1<<24, 1<<14
 	if g, err = FromRun(r, Options{}); err != nil || len(g.Outputs[0].DependsOn) != 1 || g.Outputs[0].DependsOn[0] != "7" {
 		t.Errorf("unbounded: %v %+v", err, g.Outputs)
 	}

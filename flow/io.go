@@ -69,8 +69,8 @@ type streams struct {
 // hundreds of outputs, each depending on most of a graph of millions of
 // nodes).
 var (
-	maxWalks = 1 << 26
-	minWalk  = 1 << 16
+	maxWalks = 1 << 24
+	minWalk  = 1 << 14
 )
 
 // walk starts a walk over the graph: seen reports whether it reached id
