@@ -23,6 +23,16 @@ func F(n int) []int {
 }
 `
 
+// noted reports whether one of notes says what.
+func noted(notes []string, what string) bool {
+	for _, n := range notes {
+		if strings.Contains(n, what) {
+			return true
+		}
+	}
+	return false
+}
+
 // siteFunc makes a site of a synthetic trace's file.
 type siteFunc func(k trace.Kind, line, col, endLine, endCol int, info string) trace.Site
 
@@ -109,11 +119,7 @@ func TestBoundedEdges(t *testing.T) {
 		if written == 0 || reached != written {
 			t.Errorf("F's return value depends on %d of the %d elements written", reached, written)
 		}
-		noted := false
-		for _, s := range r.Notes {
-			noted = noted || strings.Contains(s, "definitions at once")
-		}
-		if !noted {
+		if !noted(r.Notes, "definitions at once") {
 			t.Errorf("no note of the joined definitions: %q", r.Notes)
 		}
 	}
@@ -147,11 +153,7 @@ func TestBoundedNodes(t *testing.T) {
 		if count != n {
 			t.Errorf("%d writes: F's return value depends on %d of them", n, count)
 		}
-		noted := false
-		for _, s := range r.Notes {
-			noted = noted || strings.Contains(s, "later definitions were merged")
-		}
-		if !noted {
+		if !noted(r.Notes, "later definitions were merged") {
 			t.Errorf("%d writes: no note of the definitions merged: %q", n, r.Notes)
 		}
 	}
