@@ -471,7 +471,7 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		// code).
 		dir := filepath.Join(traceDir, fmt.Sprint(i))
 		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(buildFlags(goFlags))...)
-		_, err := instrument.Run(ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
+		res, err := instrument.Run(ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
 			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, NoInline: true, Funcs: funcs, Tests: tests, Loaded: loaded})
 		if err != nil && ctx.Err() != nil {
 			notes = append(notes, fmt.Sprintf("%s: slices left out: stopped while running the tests", pkg))
@@ -479,6 +479,15 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		}
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s: slices left out: %v", pkg, err))
+			continue
+		}
+		if len(res.Broken) > 0 {
+			// Say why, rather than "no test in the trace" for each test.
+			why := "its instrumented tests did not build"
+			if len(res.BuildErrors) > 0 {
+				why += ": " + res.BuildErrors[0]
+			}
+			notes = append(notes, fmt.Sprintf("%s: slices left out: %s", pkg, why))
 			continue
 		}
 		for _, f := range chosen {

@@ -121,6 +121,13 @@ func (l *Loaded) pick(dir string, tags, patterns []string) ([]*packages.Package,
 	}
 	var out []*packages.Package
 	for _, p := range l.pkgs {
+		if _, ok := want[strings.TrimSuffix(p.PkgPath, "_test")]; ok && strings.HasSuffix(p.PkgPath, "_test") {
+			// An external test package: a fresh load gives it with its
+			// package, and the counters' registration needs it (the
+			// compiler fails a -cover build of a package without one);
+			// picking it apart from its package is not worth the risk.
+			return nil, false
+		}
 		if _, ok := want[p.PkgPath]; ok {
 			want[p.PkgPath] = true
 			out = append(out, p)
