@@ -45,8 +45,11 @@ p.name), also those a composite literal defines, and a literal used in
 place is named by its parts ([x, y], Point{x, y}); calls into code that
 is not instrumented are nodes (len(xs)); a program's inputs are named
 (os.Args[1], stdin line 3); decisions are nodes, and what ran under them
-depends on them. With -trace DIR it reads an existing trace (recorded
-with -events all).
+depends on them. The module's packages the tests import are
+instrumented too. The graph is bounded by the trace's size (about a
+node per 32 events): past that, the definitions a site makes merge into
+one version, and a note on standard error says how many. With -trace
+DIR it reads an existing trace (recorded with -events all).
 
 Formats (-format): text (each output with the inputs it depends on, one
 per line), dot, svg and png (Graphviz dot renders them; without it, DOT is
@@ -189,7 +192,8 @@ func runFlow(e *env, args []string) int {
 			Call: *call, Var: *varAt, NoCond: *noCond, Reduce: *reduce, Unfold: *unfold, Depth: *depth, Focus: *focus}})
 	}
 	// The events are streamed from the trace, not held: memory grows
-	// with the graph (bounded by -calls' sampling), not with the trace.
+	// with the graph, whose nodes and edges deps bounds by the trace's
+	// size (deps.Options.MaxNodes: past it versions merge, with a note).
 	var r *deps.Run
 	err := b.phase("building the dependence graph", func() (err error) {
 		r, err = deps.BuildStream(dir, deps.Options{Test: *testName, Versions: true})
