@@ -904,11 +904,11 @@ func unrecorded(p *packages.Package, root string, seen map[string]bool) []string
 		seen[f] = true
 		notes = append(notes, fmt.Sprintf("%s: not recorded: it uses cgo (go compiles the code cgo generates from it)", rel(f)))
 	}
-	var asm []string
+	var asm, asmPaths []string
 	for _, f := range p.OtherFiles {
 		if (strings.HasSuffix(f, ".s") || strings.HasSuffix(f, ".S")) && !seen[f] {
 			seen[f] = true
-			asm = append(asm, rel(f))
+			asm, asmPaths = append(asm, rel(f)), append(asmPaths, f)
 		}
 	}
 	if len(asm) > 0 {
@@ -921,18 +921,51 @@ func unrecorded(p *packages.Package, root string, seen map[string]bool) []string
 			}
 		}
 		sort.Strings(bodiless)
-		why := "assembly"
-		if len(bodiless) > 0 {
-			if len(bodiless) > 8 {
-				bodiless = append(bodiless[:8], fmt.Sprintf("and %d more", len(bodiless)-8))
+		for i, f := range asm {
+			// Each file names the functions it defines (TEXT ·name);
+			// a file whose symbols cannot be read names them all.
+			names := bodiless
+			if text, err := os.ReadFile(asmPaths[i]); err == nil {
+				defined := asmFuncs(text)
+				names = nil
+				for _, n := range bodiless {
+					if defined[n] {
+						names = append(names, n)
+					}
+				}
 			}
-			why += " (functions without a Go body record no entry, exit or statement: " + strings.Join(bodiless, ", ") + ")"
-		}
-		for _, f := range asm {
+			why := "assembly"
+			if len(names) > 0 {
+				if len(names) > 8 {
+					names = append(names[:8:8], fmt.Sprintf("and %d more", len(names)-8))
+				}
+				why += " (functions without a Go body record no entry, exit or statement: " + strings.Join(names, ", ") + ")"
+			}
 			notes = append(notes, fmt.Sprintf("%s: not recorded: %s", f, why))
 		}
 	}
 	return notes
+}
+
+// asmFuncs returns the names of the functions an assembly file defines
+// in its package: "name" of each "TEXT ·name(SB)" (an ABI suffix,
+// "·name<ABIInternal>", dropped).
+func asmFuncs(src []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, line := range strings.Split(string(src), "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "TEXT")
+		if !ok {
+			continue
+		}
+		_, sym, ok := strings.Cut(rest, "\u00b7")
+		if !ok {
+			continue
+		}
+		if i := strings.IndexAny(sym, "(<"); i >= 0 {
+			out[sym[:i]] = true
+		}
+	}
+	return out
 }
 
 func usesCgo(p *packages.Package) bool {

@@ -61,3 +61,18 @@ func TestHasGcflags(t *testing.T) {
 		}
 	}
 }
+
+// TestAsmFuncs reads the functions an assembly file defines, with or
+// without an ABI suffix, and not other packages' symbols.
+func TestAsmFuncs(t *testing.T) {
+	src := "#include \"textflag.h\"\n\nTEXT ·Add(SB),NOSPLIT,$0-24\n\tRET\nTEXT ·sum<ABIInternal>(SB),NOSPLIT,$0\n\tRET\nDATA ·table+0(SB)/8, $1\nTEXT runtime·memhash(SB),NOSPLIT,$0\n"
+	got := asmFuncs([]byte(src))
+	for _, name := range []string{"Add", "sum"} {
+		if !got[name] {
+			t.Errorf("%s not found in %v", name, got)
+		}
+	}
+	if got["table"] {
+		t.Errorf("data symbol taken for a function: %v", got)
+	}
+}
