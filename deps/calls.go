@@ -368,6 +368,20 @@ func (b *builder) exit(g *goroutine, e *trace.Event) {
 			b.value(fr.ret, v)
 		}
 		g.ret, g.retAt = fr.ret, fr.from
+		if c := fr.entryBy; c != nil && c.cur != nil && c.cur.u.kind == UnitReturn && fr.from >= 0 && b.units[fr.from] != nil && b.units[fr.from].fn == c.fn {
+			// return f(), f of several results: no record follows the
+			// call, so the caller's return takes its value from here (a
+			// record of it, for one result, says the same).
+			site := b.sites[fr.from]
+			if pos := c.fn.file.pos(site.Line, site.Col); pos.IsValid() {
+				if c.cur.rets == nil {
+					c.cur.rets = map[token.Pos]int{}
+				}
+				if _, ok := c.cur.rets[pos]; !ok {
+					c.cur.rets[pos] = fr.ret
+				}
+			}
+		}
 		if fr.cbOf != nil {
 			// A callback's value goes back to the code that called it.
 			g.ret, g.retAt = -1, -1

@@ -285,3 +285,14 @@ func TestRecoveredCallee(t *testing.T) {
 		}
 	}
 }
+
+// TestReturnedPair: return f(), f of several results, has no record of
+// the call's return; the caller's return value still depends on f's.
+func TestReturnedPair(t *testing.T) {
+	got := summarySlice(t, "TestPair", "Pair")
+	for _, w := range []string{"<Pair() return value> (6) <= <split() return value> (11)", "y (10) <= x (9)"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("no %q:\n%s", w, got)
+		}
+	}
+}

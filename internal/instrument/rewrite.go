@@ -629,6 +629,9 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 		if len(s.Results) == 1 {
 			ctx = ctxMulti
 		}
+		if r.inList[s] && ctx == ctxMulti {
+			ctx = ctxMultiStmt
+		}
 		for _, e := range s.Results {
 			r.walk(fs, e, s, 0, ctx)
 		}

@@ -560,6 +560,15 @@ func (r *fileRewriter) call(fs *funcState, c *ast.CallExpr, unit ast.Node, depth
 			}
 			r.pendingAfter = append(r.pendingAfter, afterText{as, fmt.Sprintf(";%s.V(%d, %s)", tName, site, strings.Join(names, ", "))})
 		}
+		if rs, ok := unit.(*ast.ReturnStmt); ok && len(rs.Results) == 1 && rs.Results[0] == ast.Expr(c) {
+			// return f(), f of several results: the call is recorded
+			// before the statement (nothing can follow it), so that the
+			// callee's entry names its call site and the engine takes
+			// the return value from the callee's exit.
+			site := r.site(trace.KindCall, c.Pos(), c.End(), fs.name, exprText(r, c.Fun))
+			fs.usesT = true
+			r.insert(r.offset(rs.Pos()), false, -800, fmt.Sprintf("%s.C(%d, %d);", tName, site, key))
+		}
 	}
 }
 
