@@ -3,7 +3,6 @@ package deps
 import (
 	"go/ast"
 	"go/token"
-	"sort"
 	"strings"
 
 	"github.com/culprit-go/culprit/trace"
@@ -315,15 +314,7 @@ func (b *builder) exit(g *goroutine, e *trace.Event) {
 			g.recovered = nil
 			ids := b.end(fr)
 			if len(fn.results) > 0 {
-				from := ids
-				for _, r := range fn.results {
-					if r != "" {
-						for d := range b.lookup(fr, fn.paramKey(r)) {
-							from = append(from, d)
-						}
-					}
-				}
-				sort.Ints(from)
+				from := b.namedResults(fr, fn, ids)
 				fr.ret = b.view.fresh(fn.returnName(), fn.file, fn.decl.Pos(), fn)
 				b.g.Nodes[fr.ret].Count++
 				for _, d := range from {

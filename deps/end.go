@@ -107,14 +107,7 @@ func (b *builder) end(fr *frame) []int {
 		rs := u.node.(*ast.ReturnStmt)
 		var from []int
 		if rs.Results == nil {
-			for _, r := range u.fn.results {
-				if r != "" {
-					for d := range b.lookup(fr, u.fn.paramKey(r)) {
-						from = append(from, d)
-					}
-				}
-			}
-			sort.Ints(from)
+			from = b.namedResults(fr, u.fn, nil)
 		} else {
 			from = all()
 		}
@@ -195,6 +188,21 @@ func (b *builder) defNode(name string, pos token.Pos, from []int) int {
 	top := &b.ends[len(b.ends)-1]
 	top.ids = append(top.ids, id)
 	return id
+}
+
+// namedResults returns from with the definitions fn's named results
+// hold in fr added, sorted: what a bare return (or a return after a
+// recovered panic) returns.
+func (b *builder) namedResults(fr *frame, fn *function, from []int) []int {
+	for _, r := range fn.results {
+		if r != "" {
+			for d := range b.lookup(fr, fn.paramKey(r)) {
+				from = append(from, d)
+			}
+		}
+	}
+	sort.Ints(from)
+	return from
 }
 
 // control returns the node of the decision that made u run in fr: the
