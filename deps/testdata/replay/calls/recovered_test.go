@@ -13,9 +13,3 @@ func TestRecoveredParse(t *testing.T) {
 		t.Errorf("RecoveredParse() = %d, want 12", got)
 	}
 }
-
-func TestPair(t *testing.T) {
-	if v, err := Pair(3); v != 6 || err != nil {
-		t.Errorf("Pair(3) = %d, %v", v, err)
-	}
-}
