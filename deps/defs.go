@@ -189,6 +189,12 @@ func (b *builder) written(fr *frame, in *instance, l, rhs ast.Expr, key string, 
 			b.defineIn(v, id)
 		}
 	}
+	if v, ok := b.vaddr[loc.Base]; ok && loc.Kind == trace.LocElem && v != ref {
+		// An element of an array variable written through another
+		// variable (a slice of it: fill(buf[:]) writing dst[i]): a
+		// later read of the array as a whole sees the write.
+		b.addDef(v, id)
+	}
 	b.mem[k] = only(b.mem[k], id)
 }
 
@@ -197,6 +203,25 @@ func (b *builder) written(fr *frame, in *instance, l, rhs ast.Expr, key string, 
 func (b *builder) owner(fr *frame, k string) *frame {
 	f, _ := fr.holder(k)
 	return f
+}
+
+// addDef adds id to what a variable holds, without replacing it: a
+// write to one of its elements through another variable.
+func (b *builder) addDef(v varRef, id int) {
+	if v.fr != nil {
+		if v.fr.vars[v.key] == nil {
+			v.fr.vars[v.key] = map[int]bool{}
+		}
+		v.fr.vars[v.key][id] = true
+		b.view.defining(v.fr, v.key, false)
+		b.bound(v.fr, v.key, v.fr.vars[v.key], id)
+		return
+	}
+	for k, defs := range b.global {
+		if strings.HasSuffix(k, "\x00"+v.key) {
+			defs[id] = true
+		}
+	}
 }
 
 // defineIn makes id the one definition of a variable written through a

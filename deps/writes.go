@@ -149,7 +149,7 @@ func (b *builder) callFrom(fr *frame, in *instance, c, top *ast.CallExpr, ids []
 }
 
 // writtenOperand returns the operand an argument of a call may have
-// written: x of &x, &x.f, &x[i]; the argument itself when it is a
+// written: x of &x, &x.f, &x[i], x[i:j]; the argument itself when it is a
 // variable, field or element read as a pointer (but an *os.File),
 // slice or map (or any first argument of a builtin writer); nil
 // otherwise.
@@ -162,8 +162,16 @@ func writtenOperand(a ast.Expr, in *instance, builtin bool) ast.Expr {
 		}
 		return nil
 	}
-	switch a.(type) {
+	switch x := a.(type) {
 	case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+	case *ast.SliceExpr:
+		// x[i:j] is a slice of x's storage (an array's: no read of
+		// it is recorded).
+		switch ast.Unparen(x.X).(type) {
+		case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+			return ast.Unparen(x.X)
+		}
+		return nil
 	default:
 		return nil
 	}
@@ -313,6 +321,10 @@ func argWritten(callee string, i int) bool {
 		return true // ReadFull, ReadAtLeast, ReadAll: the reader and the buffer
 	case "binary":
 		return name != "Write" || i == 0
+	case "hex", "base64", "base32", "base64.StdEncoding", "base64.URLEncoding", "base64.RawStdEncoding", "base64.RawURLEncoding", "base32.StdEncoding", "base32.HexEncoding":
+		// hex.Encode(dst, src), base64.StdEncoding.Decode(dst, src):
+		// the destination, not the source.
+		return i == 0 && (name == "Encode" || name == "Decode" || name == "AppendEncode" || name == "AppendDecode")
 	case "log", "slog", "strings", "strconv", "math", "bits", "unicode", "bytes", "path", "filepath", "time", "os", "cmp":
 		return false
 	}

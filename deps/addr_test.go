@@ -1,0 +1,58 @@
+package deps_test
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/report"
+)
+
+// TestAddrReach slices the return value of each function of package
+// addr of the testdata/replay module (storage written through another
+// variable than the one read, a write to the wrong element, a panic that
+// did not happen), as a summary graph and an execution-level one, and
+// compares both with testdata/addr.golden. Each row says what must and
+// must not be in the summary slice (want, not) and why.
+func TestAddrReach(t *testing.T) {
+	tr, dir := replayTrace.run(t, filepath.Join("testdata", "replay"))
+	cases := []struct {
+		test, fn, reason string
+		want, not        []string
+	}{
+		{"TestAddr/Filled", "Filled", "fill(buf[:], a) writes buf's element 1 through dst, a slice of it: buf read after as a whole sees dst[1], so a",
+			[]string{"<Filled() return value> (15) <= buf (12), dst[1] (19)", "dst[1] (19) <= dst (18), a (18)"}, []string{"b (11)"}},
+		{"TestAddr/Encoded", "Encoded", "hex.Encode(buf[:], src) may write buf (code that is not instrumented, given a slice of it): buf read after depends on the call, so on a; hex.Encode writes its first argument, not its second",
+			[]string{"<hex.Encode()> (26) <= a (24), buf (25)", "<Encoded() return value> (28) <= buf (25), buf (26)"}, []string{"b (24)"}},
+	}
+	var got bytes.Buffer
+	for _, tc := range cases {
+		sum, err := deps.Build(tr, deps.Options{Test: tc.test})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.test, err)
+		}
+		ver, err := deps.Build(tr, deps.Options{Test: tc.test, Versions: true})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.test, err)
+		}
+		var s bytes.Buffer
+		if err := report.SliceDeps(&s, sum.Backward(sum.Returns(tc.fn)...), report.SliceInfo{Root: dir}); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(s.String(), w) {
+				t.Errorf("%s: no %q (%s):\n%s", tc.test, w, tc.reason, s.String())
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(s.String(), w) {
+				t.Errorf("%s: %q in the slice (%s):\n%s", tc.test, w, tc.reason, s.String())
+			}
+		}
+		fmt.Fprintf(&got, "-- %s: %s --\n%sprecise:\n%s", tc.test, tc.reason, s.String(), versions(ver.Graph, ver.Backward(ver.Returns(tc.fn)...)))
+	}
+	checkGolden(t, filepath.Join("testdata", "addr.golden"), got.Bytes())
+}
