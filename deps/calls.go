@@ -307,6 +307,12 @@ func (b *builder) exit(g *goroutine, e *trace.Event) {
 		// With steps, a function with results exiting in the middle of a
 		// statement that is not a return is unwinding a panic.
 		open := fr.cur != nil && fr.cur.stepped && fr.cur.u.kind != UnitReturn && len(fr.fn.results) > 0 && fr.ret < 0 && g.panic < 0
+		if e.Panicking && fr.fn == fn && fr.cur != nil && g.panic < 0 {
+			// The runtime said so (an exit record of a panicking
+			// function): a return statement or a function without
+			// results raised it too.
+			open = true
+		}
 		if g.recovered == fr {
 			// The panic that stopped its statement was recovered by a
 			// function it deferred: it returns what its named results

@@ -84,7 +84,7 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 			b.operands(fr, in)
 			return
 		}
-		b.decision(fr, u, pos, site)
+		b.decision(g, fr, u, pos, site)
 		return
 	}
 	in := b.at(fr, u, pos, e.Tag, e.Site)
@@ -191,6 +191,7 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 			// A runtime panic: the recovered error comes from the
 			// statement that raised it.
 			in.extra = append(in.extra, g.unwound)
+			b.g.Raised = append(b.g.Raised, g.unwound)
 			g.unwound = -1
 			g.recovered = deferring(g, fr)
 		} else if len(e.Values) > 0 && e.Values[0].Tag != trace.ValNil && g.panic < 0 {
@@ -199,10 +200,15 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 			// statement under way there raised it.
 			if d := deferring(g, fr); d != nil {
 				if ids := b.end(d); len(ids) > 0 {
+					// Not in Raised: the statement ended here is the
+					// frame's defer, not the one that raised the panic.
 					in.extra = append(in.extra, ids[0])
 				}
 				g.recovered = d
 			}
+		} else if len(e.Values) > 0 && e.Values[0].Tag == trace.ValNil && b.view.relevance() {
+			// Nothing recovered: no branch that panics was taken.
+			in.extra = append(in.extra, b.avoidedSince(g, deferring(g, fr))...)
 		}
 	case trace.TagSend:
 		ids := b.end(fr)
@@ -226,7 +232,7 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 // (a case clause whose tests read nothing gets its node too). Decisions
 // of && and || operands are part of their condition's execution: they
 // say which operands ran (shortCircuited).
-func (b *builder) decision(fr *frame, u *unit, pos token.Pos, site trace.Site) {
+func (b *builder) decision(g *goroutine, fr *frame, u *unit, pos token.Pos, site trace.Site) {
 	if u.kind != UnitCond {
 		return
 	}
@@ -245,11 +251,18 @@ func (b *builder) decision(fr *frame, u *unit, pos token.Pos, site trace.Site) {
 			untaken = u.branchWrites()[1]
 		}
 		for _, k := range untaken {
-			if fr.potential == nil {
-				fr.potential = map[string]int{}
+			// Noted in the frame that holds the variable: a closure's
+			// if is read after in its enclosing function.
+			h, _ := fr.holder(k)
+			if h == nil {
+				h = fr
 			}
-			fr.potential[k] = fr.units[u.id].dec
+			if h.potential == nil {
+				h.potential = map[string]int{}
+			}
+			h.potential[k] = fr.units[u.id].dec
 		}
+		b.avoid(g, fr, u, site.Info == "if true")
 	}
 }
 

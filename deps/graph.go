@@ -94,6 +94,12 @@ type Graph struct {
 	// FailureLast (the test's last step, when it failed with neither, as
 	// from an assertion library's uninstrumented code), or "" (none).
 	FailureKind string
+	// Raised are the statements that raised a runtime panic (a nil
+	// dereference, an index out of range, a failed type assertion) which
+	// a deferred function then recovered: a library that turns such
+	// panics into errors hides them from the test's output, not from
+	// the trace.
+	Raised []int
 	// Checks are the run's checks (summary graphs): the t.Error*,
 	// t.Fatal* and t.Fail* calls the test made and the check calls of
 	// its test files (and of helpers in them that make such calls) whose

@@ -296,3 +296,32 @@ func TestReturnedPair(t *testing.T) {
 		}
 	}
 }
+
+// TestRaised: a runtime panic that a function deferred by a caller
+// recovered is named by the statement that raised it (Graph.Raised); a
+// panic of a value of the program's own is not, nor one raised in the
+// recovering frame itself (the statement under way there is not known:
+// its defer is).
+func TestRaised(t *testing.T) {
+	tr, _ := replayTrace.run(t, filepath.Join("testdata", "replay"))
+	for _, tc := range []struct {
+		test string
+		want []string
+	}{
+		{"TestRecoveredAt", []string{"recovered.go:61"}},
+		{"TestRecovered", nil},
+		{"TestRecoveredParse", nil},
+	} {
+		r, err := deps.Build(tr, deps.Options{Test: tc.test})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, id := range r.Raised {
+			got = append(got, fmt.Sprintf("%s:%d", filepath.Base(r.Nodes[id].File), r.Nodes[id].Line))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: raised at %v, want %v", tc.test, got, tc.want)
+		}
+	}
+}

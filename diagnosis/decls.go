@@ -180,7 +180,7 @@ func declEvidence(decls []Decl, executed func(Location) (Evidence, bool)) map[st
 		for _, r := range d.Readers {
 			if ev, ok := executed(r); ok {
 				if b, seen := best[d.Name]; !seen || ev.Spectrum > b.Spectrum {
-					ev.Event = "declaration read at " + r.File + ":" + strconv.Itoa(r.Line)
+					ev.Event = declarationEvent + r.File + ":" + strconv.Itoa(r.Line)
 					best[d.Name] = ev
 				}
 			}

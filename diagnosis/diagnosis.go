@@ -13,7 +13,9 @@
 //   - stacks: whether the line is on a failing test's panic stack;
 //   - mutants: how mutating the line changed the tests' outcomes
 //     (Metallaxis: a mutant that changes the failing tests' outcome or
-//     message and breaks no passing test points at its line).
+//     message and breaks no passing test points at its line); a
+//     package-level declaration, which no mutant changes, has its
+//     spectrum stand for its mutants.
 //
 // Each source adds to a line's score with a weight (Weights); a function
 // scores as its best line. Nothing here runs anything: the analyses'
@@ -116,6 +118,14 @@ type Evidence struct {
 	// scores Mutation from them.
 	MutantRuns []Mutant
 }
+
+// declarationEvent begins the Event of a package-level declaration's
+// line, ranked with the spectrum of a line that read it.
+const declarationEvent = "declaration read at "
+
+// Declaration reports whether the evidence is a package-level
+// declaration's, ranked with the spectrum of a line that read it.
+func (e Evidence) Declaration() bool { return strings.HasPrefix(e.Event, declarationEvent) }
 
 // Line is a ranked line.
 type Line struct {
@@ -284,8 +294,10 @@ func Diagnose(in Input) *Diagnosis {
 func Rank(lines []Line, w Weights) *Diagnosis {
 	d := &Diagnosis{Weights: w}
 	funcSpec := map[string]float64{}
+	mutated := false // the mutation step ran
 	for _, l := range lines {
 		funcSpec[l.Func] = max(funcSpec[l.Func], l.Evidence.Spectrum)
+		mutated = mutated || len(l.Evidence.MutantRuns) > 0
 	}
 	for _, l := range lines {
 		if len(l.Evidence.MutantRuns) > 0 {
@@ -293,6 +305,14 @@ func Rank(lines []Line, w Weights) *Diagnosis {
 			for _, m := range l.Evidence.MutantRuns {
 				l.Evidence.Mutation = max(l.Evidence.Mutation, mutantScore(m))
 			}
+		}
+		if mutated && len(l.Evidence.MutantRuns) == 0 && l.Evidence.Declaration() {
+			// No mutant changes a package-level declaration: its lack
+			// of mutants says nothing against it, where a statement's
+			// does (its mutants ran and left the failure alone, or it
+			// was not among the lines worth mutating). Its spectrum
+			// stands for its mutants.
+			l.Evidence.Mutation = l.Evidence.Spectrum
 		}
 		ev := l.Evidence
 		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[l.Func] + w.Mutation*ev.Mutation + w.Fix*ev.Fix

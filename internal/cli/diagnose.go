@@ -52,9 +52,12 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	if f.testOut {
 		w = io.MultiWriter(&goOut, &jsonText{w: e.stderr})
 	}
-	flags := goFlags
+	// Without vet (unless the user's flags set it): it checks the
+	// instrumented source, not the user's, for nothing the diagnosis
+	// uses, beside the compile.
+	flags := buildFlags(append([]string(nil), goFlags...))
 	if !hasGoFlag(flags, "json") {
-		flags = append(append([]string(nil), flags...), "-json")
+		flags = append(flags, "-json")
 	}
 	progress := newStages(e, "rank")
 	progress.say("running the tests instrumented")
@@ -270,6 +273,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	}
 	defer cancel()
 	var slNotes, mutNotes, declNotes []string
+	var raised []diagnosis.Location
 	var wg sync.WaitGroup
 	var plan *mutantPlan
 	if f.mutation.on {
@@ -303,7 +307,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			in.Slices, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags, ev.loaded)
+			in.Slices, raised, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags, ev.loaded)
 		}()
 	}
 	if f.slices > 0 || f.mutation.on {
@@ -311,6 +315,15 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	}
 	wg.Wait()
 	progress.done()
+	if len(raised) > 0 {
+		// A runtime panic a deferred function recovered is a panic the
+		// failing test's output does not show: its statement ranks as
+		// the top of a panic stack.
+		for _, loc := range raised {
+			in.Stacks = append(in.Stacks, []diagnosis.Location{loc})
+		}
+		info.Sources = append(info.Sources, "recovered panics ("+plural(len(raised), "statement")+")")
+	}
 	info.Notes = append(append(append(info.Notes, slNotes...), mutNotes...), declNotes...)
 	if len(in.Slices) > 0 {
 		info.Sources = append(info.Sources, "slices ("+plural(len(in.Slices), "test")+")")
@@ -439,13 +452,14 @@ func reportGroup(g diagnosis.Group, qualify bool) sfl.Group {
 // groupSlices runs up to n of the group's failing tests again, recording
 // every event (each test's sampling restarted, as culprit slice does),
 // and returns the lines of each one's backward slice from its failure
-// point.
+// point, and the statements where a runtime panic was raised and then
+// recovered in their runs (deps.Graph.Raised), once each.
 //
 // Only the functions the failing tests ran in the spectra's run (funcs)
 // are instrumented, and of the test functions only theirs: a test runs
 // no other code, so the slice is the same, and the instrumented build,
 // most of this step's time, compiles far less.
-func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir string, more []string, funcs map[string]bool, goFlags []string, loaded *instrument.Loaded) ([]map[diagnosis.Location]bool, []string) {
+func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir string, more []string, funcs map[string]bool, goFlags []string, loaded *instrument.Loaded) ([]map[diagnosis.Location]bool, []diagnosis.Location, []string) {
 	var chosen []diagnosis.Failure
 	byPkg := map[string][]string{}
 	tests := map[string]bool{}
@@ -460,6 +474,8 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 	}
 	var notes []string
 	var out []map[diagnosis.Location]bool
+	var raised []diagnosis.Location
+	seen := map[diagnosis.Location]bool{}
 	pkgs := make([]string, 0, len(byPkg))
 	for p := range byPkg {
 		pkgs = append(pkgs, p)
@@ -471,8 +487,14 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		// code).
 		dir := filepath.Join(traceDir, fmt.Sprint(i))
 		flags := append([]string{"-run", "^(" + strings.Join(dedupe(byPkg[pkg]), "|") + ")$"}, withoutRun(buildFlags(goFlags))...)
+		if !hasGoFlag(flags, "json") {
+			// Each test's own output: the failure locations it printed
+			// are the criterion when an assertion library failed it.
+			flags = withGoFlag(flags, "-json")
+		}
+		var output bytes.Buffer
 		res, err := instrument.Run(ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
-			Stdout: io.Discard, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, NoInline: true, Funcs: funcs, Tests: tests, Loaded: loaded})
+			Stdout: &output, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, NoInline: true, Funcs: funcs, Tests: tests, Loaded: loaded})
 		if err != nil && ctx.Err() != nil {
 			notes = append(notes, fmt.Sprintf("%s: slices left out: stopped while running the tests", pkg))
 			continue
@@ -510,19 +532,42 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 				}
 				continue
 			}
-			if len(r.Failure) == 0 {
+			crit := failurePoint(r, output.Bytes())
+			if len(crit) == 0 {
 				notes = append(notes, fmt.Sprintf("%s: not sliced: no failure point was recorded", f.Test))
 				continue
 			}
 			lines := map[diagnosis.Location]bool{}
-			for id := range r.Backward(r.Failure...).Nodes {
+			for id := range r.Backward(crit...).Nodes {
 				nd := r.Nodes[id]
 				lines[diagnosis.Location{File: diagnosis.Relative(root, nd.File), Line: nd.Line}] = true
 			}
 			out = append(out, lines)
+			for _, id := range r.Raised {
+				nd := r.Nodes[id]
+				loc := diagnosis.Location{File: diagnosis.Relative(root, nd.File), Line: nd.Line}
+				if !seen[loc] {
+					seen[loc] = true
+					raised = append(raised, loc)
+				}
+			}
 		}
 	}
-	return out, notes
+	return out, raised, notes
+}
+
+// failurePoint returns the criterion of a failing test's slice: its
+// failure point, or, when the trace shows no t.Error/t.Fatal call or
+// panic of it (an assertion library failed it from its own,
+// uninstrumented code), the statements at the failure locations the test
+// printed (out is go test -json's output), as culprit slice takes them.
+func failurePoint(r *deps.Run, out []byte) []int {
+	if r.FailureKind != deps.FailureCheck && r.FailureKind != deps.FailurePanic {
+		if ids, _ := r.FindPrinted(deps.PrintedFailures(testOutput(out, r.Package, r.Test))); len(ids) > 0 {
+			return ids
+		}
+	}
+	return r.Failure
 }
 
 // failingFuncs returns the functions a failing run of s executed, as

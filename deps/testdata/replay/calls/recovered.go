@@ -55,3 +55,19 @@ func RecoveredParse() int {
 	}
 	return 0
 }
+
+// at returns xs[i]: with i out of range, a runtime panic raised here.
+func at(xs []int, i int) int {
+	return xs[i]
+}
+
+// GuardedAt recovers the runtime panic of at, a function it called.
+func GuardedAt(xs []int, i int) (v int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("guarded: %v", r)
+		}
+	}()
+	v = at(xs, i)
+	return v, nil
+}

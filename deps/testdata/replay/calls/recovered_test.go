@@ -13,3 +13,9 @@ func TestRecoveredParse(t *testing.T) {
 		t.Errorf("RecoveredParse() = %d, want 12", got)
 	}
 }
+
+func TestRecoveredAt(t *testing.T) {
+	if _, err := GuardedAt([]int{1}, 3); err == nil {
+		t.Error("GuardedAt([1], 3): no error")
+	}
+}
