@@ -14,6 +14,12 @@ import (
 // file.key) in fr sees.
 func (b *builder) lookup(fr *frame, k string) map[int]bool {
 	f, sc := fr.holder(k)
+	return b.lookupIn(f, sc, k)
+}
+
+// lookupIn is lookup of the variable of key k held by f (nil: none),
+// sc as fr.holder said.
+func (b *builder) lookupIn(f *frame, sc scopeOf, k string) map[int]bool {
 	if f != nil {
 		return f.vars[k]
 	}
@@ -51,11 +57,15 @@ func (b *builder) declaration(fr *frame, k string) int {
 
 // define records a definition of the operand named by root.
 func (b *builder) define(fr *frame, root string, id int, strong bool) {
-	if fr.potential != nil && strong {
-		delete(fr.potential, root)
-	}
 	m, key := fr.vars, root
-	if f, sc := fr.holder(root); f != nil {
+	f, sc := fr.holder(root)
+	if pf := f; strong && (pf != nil || fr.potential != nil) {
+		if pf == nil {
+			pf = fr
+		}
+		delete(pf.potential, root)
+	}
+	if f != nil {
 		m = f.vars
 	} else if sc.global != "" {
 		m, key = b.global, sc.global

@@ -235,10 +235,15 @@ ids:
 		if root == rootOnlyMem {
 			continue
 		}
-		if d, ok := fr.potential[id.key]; ok && d >= 0 {
+		h, sc := fr.holder(id.key)
+		pf := h // where decisions that skipped an assignment of it are
+		if pf == nil {
+			pf = fr
+		}
+		if d, ok := pf.potential[id.key]; ok && d >= 0 {
 			add(d)
 		}
-		defs := b.lookup(fr, id.key)
+		defs := b.lookupIn(h, sc, id.key)
 		if len(defs) == 0 {
 			if d := b.declaration(fr, id.key); d >= 0 {
 				if d >= len(b.seen) { // a node made now

@@ -61,6 +61,7 @@ type unit struct {
 	// not taken may depend on the decision (potential dependence).
 	ifs      *ast.IfStmt
 	branches *[2][]string
+	panics   *[2]bool // whether each branch may panic (avoided.go)
 }
 
 // function is one function declaration or literal of a source file.

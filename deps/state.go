@@ -138,6 +138,9 @@ type goroutine struct {
 	// runtime panic, until it exits: it returns normally, its results
 	// what its named results hold.
 	recovered *frame
+	// avoided holds the decisions of ifs whose branch not taken panics,
+	// each with the serial of the frame that made it (avoided.go).
+	avoided map[int]int
 	// calls are the calls made on g and not yet returned, innermost
 	// last: the latest is yield's when a range over a function's body
 	// starts.

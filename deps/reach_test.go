@@ -11,13 +11,13 @@ import (
 	"github.com/culprit-go/culprit/report"
 )
 
-// TestAddrReach slices the return value of each function of package
-// addr of the testdata/replay module (storage written through another
+// TestReach slices the return value of functions of packages addr and
+// avoided of the testdata/replay module (storage written through another
 // variable than the one read, a write to the wrong element, a panic that
 // did not happen), as a summary graph and an execution-level one, and
-// compares both with testdata/addr.golden. Each row says what must and
+// compares both with testdata/reach.golden. Each row says what must and
 // must not be in the summary slice (want, not) and why.
-func TestAddrReach(t *testing.T) {
+func TestReach(t *testing.T) {
 	tr, dir := replayTrace.run(t, filepath.Join("testdata", "replay"))
 	cases := []struct {
 		test, fn, reason string
@@ -27,6 +27,8 @@ func TestAddrReach(t *testing.T) {
 			[]string{"<Filled() return value> (15) <= buf (12), dst[1] (19)", "dst[1] (19) <= dst (18), a (18)"}, []string{"b (11)"}},
 		{"TestAddr/Encoded", "Encoded", "hex.Encode(buf[:], src) may write buf (code that is not instrumented, given a slice of it): buf read after depends on the call, so on a; hex.Encode writes its first argument, not its second",
 			[]string{"<hex.Encode()> (26) <= a (24), buf (25)", "<Encoded() return value> (28) <= buf (25), buf (26)"}, []string{"b (24)"}},
+		{"TestAvoided", "Panicked", "check(2) did not panic: the recover's nil depends on the if in check that skipped its panic, and did, read after the closure's if skipped did = true, on that if",
+			[]string{"<test> (22) <= n (21)", "r (12) <= <test> (22)", "<Panicked() return value> (18) <= did (9), <test> (12)"}, nil},
 	}
 	var got bytes.Buffer
 	for _, tc := range cases {
@@ -54,5 +56,5 @@ func TestAddrReach(t *testing.T) {
 		}
 		fmt.Fprintf(&got, "-- %s: %s --\n%sprecise:\n%s", tc.test, tc.reason, s.String(), versions(ver.Graph, ver.Backward(ver.Returns(tc.fn)...)))
 	}
-	checkGolden(t, filepath.Join("testdata", "addr.golden"), got.Bytes())
+	checkGolden(t, filepath.Join("testdata", "reach.golden"), got.Bytes())
 }
