@@ -365,7 +365,11 @@ func (b *builder) exit(g *goroutine, e *trace.Event) {
 			b.value(fr.ret, v)
 		}
 		g.ret, g.retAt = fr.ret, fr.from
-		if c := fr.entryBy; c != nil && c.cur != nil && c.cur.u.kind == UnitReturn && fr.from >= 0 && b.units[fr.from] != nil && b.units[fr.from].fn == c.fn {
+		c := fr.entryBy // the summary view's; else the frame below
+		if c == nil && len(g.stack) > 0 {
+			c = g.stack[len(g.stack)-1]
+		}
+		if c != nil && c.cur != nil && c.cur.u.kind == UnitReturn && fr.from >= 0 && b.units[fr.from] != nil && b.units[fr.from].fn == c.fn {
 			// return f(), f of several results: no record follows the
 			// call, so the caller's return takes its value from here (a
 			// record of it, for one result, says the same).

@@ -58,3 +58,20 @@ func TestReach(t *testing.T) {
 	}
 	checkGolden(t, filepath.Join("testdata", "reach.golden"), got.Bytes())
 }
+
+// TestReturnedPairVersions: return f(), f of several results, in the
+// execution-level graph (culprit flow's): the caller's return value
+// depends on f's, as in the summary graph (TestReturnedPair).
+func TestReturnedPairVersions(t *testing.T) {
+	tr, _ := replayTrace.run(t, filepath.Join("testdata", "replay"))
+	r, err := deps.Build(tr, deps.Options{Test: "TestPair", Versions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := versions(r.Graph, r.Backward(r.Returns("Pair")...))
+	for _, w := range []string{"<Pair() return value>@0 (6) <= <split() return value>@0 (11)", "y@0 (10) <= x@0 (9)"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("no %q:\n%s", w, got)
+		}
+	}
+}
