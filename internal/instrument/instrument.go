@@ -109,8 +109,9 @@ func (l *Loaded) Packages() []*packages.Package {
 }
 
 // pick returns the loaded packages whose import path is one of
-// patterns, and false when a pattern is not a loaded import path or
-// the load was made elsewhere or with other build flags.
+// patterns, with their external test packages, and false when a
+// pattern is not a loaded import path or the load was made elsewhere
+// or with other build flags.
 func (l *Loaded) pick(dir string, tags, patterns []string) ([]*packages.Package, bool) {
 	if l == nil || l.dir != dir || !slices.Equal(l.tags, tags) {
 		return nil, false
@@ -124,9 +125,9 @@ func (l *Loaded) pick(dir string, tags, patterns []string) ([]*packages.Package,
 		if _, ok := want[strings.TrimSuffix(p.PkgPath, "_test")]; ok && strings.HasSuffix(p.PkgPath, "_test") {
 			// An external test package: a fresh load gives it with its
 			// package, and the counters' registration needs it (the
-			// compiler fails a -cover build of a package without one);
-			// picking it apart from its package is not worth the risk.
-			return nil, false
+			// compiler fails a -cover build of a package without one).
+			out = append(out, p)
+			continue
 		}
 		if _, ok := want[p.PkgPath]; ok {
 			want[p.PkgPath] = true

@@ -79,3 +79,39 @@ func TestDocOnlyPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestReusedXTest runs the doconly fixture's test again from the first
+// run's load, as rank's slicing run does: its external test package
+// comes with it (their counters' registration needs both), the test
+// passes with the same sites, and the module imports of a package with
+// external tests do not name its external test package (it is no
+// package of its own to instrument beside it).
+func TestReusedXTest(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/doconly")
+	cfg := Config{Dir: dir, Packages: []string{"example.com/doconly"}, Events: trace.AllEvents, GoFlags: []string{"-v"}}
+	more, err := ModuleImports(context.Background(), cfg)
+	if err != nil || len(more) != 0 {
+		t.Errorf("ModuleImports: %v, %v: want none", more, err)
+	}
+	var sites []int
+	var loaded *Loaded
+	for i := 0; i < 2; i++ {
+		var out bytes.Buffer
+		cfg.TraceDir, cfg.Stdout, cfg.Stderr, cfg.Loaded = t.TempDir(), &out, &out, loaded
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		if res.ExitCode != 0 || !bytes.Contains(out.Bytes(), []byte("--- PASS: TestSum")) {
+			t.Errorf("run %d: exit %d:\n%s", i, res.ExitCode, out.Bytes())
+		}
+		sites = append(sites, res.Sites)
+		loaded = res.Loaded
+		if _, ok := loaded.pick(dir, nil, cfg.Packages); !ok {
+			t.Errorf("run %d: its load is not reused", i)
+		}
+	}
+	if sites[0] != sites[1] {
+		t.Errorf("sites %v: the reused load instrumented otherwise", sites)
+	}
+}

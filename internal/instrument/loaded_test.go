@@ -8,8 +8,8 @@ import (
 
 // TestLoadedPick reuses an earlier run's packages only when every
 // pattern is one of their import paths, in the same directory with the
-// same build flags, and none has external tests (a package of its own
-// that a fresh load gives with it).
+// same build flags; a package's external tests (a package of its own
+// that a fresh load gives with it) come with it.
 func TestLoadedPick(t *testing.T) {
 	l := &Loaded{dir: "/m", tags: []string{"-tags=x"}, pkgs: []*packages.Package{
 		{ID: "m/a", PkgPath: "m/a"}, {ID: "m/a [m/a.test]", PkgPath: "m/a"}, {ID: "m/a.test", PkgPath: "m/a.test"},
@@ -22,7 +22,7 @@ func TestLoadedPick(t *testing.T) {
 		want     int // packages picked; -1: not reused
 	}{
 		{"/m", []string{"-tags=x"}, []string{"m/a"}, 2},
-		{"/m", []string{"-tags=x"}, []string{"m/b"}, -1}, // it has external tests: loaded again
+		{"/m", []string{"-tags=x"}, []string{"m/b"}, 2}, // with its external tests
 		{"/m", []string{"-tags=x"}, []string{"./..."}, -1},
 		{"/m", []string{"-tags=x"}, []string{"m/c"}, -1},
 		{"/m", nil, []string{"m/a"}, -1},

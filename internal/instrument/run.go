@@ -144,7 +144,8 @@ func imports(ctx context.Context, cfg Config, tests bool) ([]string, error) {
 			return false
 		}
 		seen[p] = true
-		if p.Name != "main" && p.Module != nil && p.Module.Main && !roots[p.PkgPath] && !strings.HasSuffix(p.ID, ".test") {
+		// (A root's external test package, "p_test", is a root too.)
+		if p.Name != "main" && p.Module != nil && p.Module.Main && !roots[strings.TrimSuffix(p.PkgPath, "_test")] && !strings.HasSuffix(p.ID, ".test") {
 			out = append(out, p.PkgPath)
 		}
 		return true
