@@ -181,13 +181,21 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	// The original's outcomes, then each mutant's, each run bounded by a
 	// multiple of the original's time (a mutant can loop forever).
 	base := map[string]map[string]testResult{}
+	cpuLimit := map[string]time.Duration{}
 	t0 := time.Now()
 	for _, pkg := range tests {
-		out, _ := runMutant(ctx, bins[pkg], dir, env, 0, cfg.Failing[pkg], cfg.Passing[pkg], time.Until(deadline))
+		out, cpu, _ := runMutant(ctx, bins[pkg], dir, env, 0, cfg.Failing[pkg], cfg.Passing[pkg], time.Until(deadline), 0)
 		base[pkg] = out
+		if cpu > 0 {
+			cpuLimit[pkg] = 5*cpu + cpuSlack
+		}
 	}
 	// (A mutant that does not finish within five times the original's
-	// time and half a second, at least a second, counts as a crash.)
+	// time and half a second, at least a second, counts as a crash, and
+	// so does one that uses five times the original's CPU time and
+	// cpuSlack: a mutant looping forever is cut as soon as it has used
+	// that, however loaded the machine, not after a second of its wall
+	// time.)
 	timeout := 5*time.Since(t0) + time.Second/2
 	results := make([]MutantOutcome, len(sites))
 	ran := make([]bool, len(sites))
@@ -201,7 +209,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 			for i := range work2 {
 				o := MutantOutcome{MutantSite: sites[i]}
 				for _, pkg := range tests {
-					got, _ := runMutant(ctx, bins[pkg], dir, env, sites[i].ID, cfg.Failing[pkg], cfg.Passing[pkg], timeout)
+					got, _, _ := runMutant(ctx, bins[pkg], dir, env, sites[i].ID, cfg.Failing[pkg], cfg.Passing[pkg], timeout, cpuLimit[pkg])
 					compareOutcomes(&o, base[pkg], got, cfg.Failing[pkg], cfg.Passing[pkg])
 				}
 				if ctx.Err() != nil {
@@ -403,9 +411,15 @@ var (
 	spaceRe = regexp.MustCompile(`[\s\x{00a0}]+`)
 )
 
+// cpuSlack is the CPU time a mutant may use beyond five times the
+// original's before it counts as looping forever.
+const cpuSlack = 200 * time.Millisecond
+
 // runMutant runs a test binary with mutant id enabled (0: the original)
-// on the given tests and returns each test's result.
-func runMutant(ctx context.Context, bin, dir string, env []string, id int, failing, passing []string, timeout time.Duration) (map[string]testResult, error) {
+// on the given tests, within timeout and (where the system tells a
+// running process's CPU time, when not 0) cpuLimit, and returns each
+// test's result and the CPU time the binary used.
+func runMutant(ctx context.Context, bin, dir string, env []string, id int, failing, passing []string, timeout, cpuLimit time.Duration) (map[string]testResult, time.Duration, error) {
 	tops := map[string]bool{}
 	var names []string
 	for _, t := range append(append([]string(nil), failing...), passing...) {
@@ -426,8 +440,43 @@ func runMutant(ctx context.Context, bin, dir string, env []string, id int, faili
 	cmd.Env = append(append([]string(nil), env...), fmt.Sprintf("%s=%d", mutantEnv, id))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	return parseVerbose(out.String()), err
+	if err := cmd.Start(); err != nil {
+		return parseVerbose(""), 0, err
+	}
+	done := make(chan struct{})
+	if cpuLimit > 0 {
+		go watchCPU(cmd.Process.Pid, cpuLimit, cancel, done)
+	}
+	err := cmd.Wait()
+	close(done)
+	var cpu time.Duration
+	if ps := cmd.ProcessState; ps != nil {
+		cpu = ps.UserTime() + ps.SystemTime()
+	}
+	return parseVerbose(out.String()), cpu, err
+}
+
+// watchCPU calls stop when process pid has used limit of CPU time, or
+// returns when done is closed (or the process's CPU time cannot be
+// read).
+func watchCPU(pid int, limit time.Duration, stop func(), done <-chan struct{}) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			used, ok := procCPU(pid)
+			if !ok {
+				return
+			}
+			if used >= limit {
+				stop()
+				return
+			}
+		}
+	}
 }
 
 // reportRe matches the first line of what t.Log, t.Error and their
@@ -478,7 +527,7 @@ func parseVerbose(out string) map[string]testResult {
 			continue
 		}
 		if !marker {
-			t = spaceRe.ReplaceAllString(t, " ")
+			t = oneSpace(t)
 		}
 		b := text[cur]
 		if b == nil {
@@ -492,7 +541,7 @@ func parseVerbose(out string) map[string]testResult {
 		}
 		lead := len(l) - len(strings.TrimLeft(l, " \t"))
 		switch {
-		case reportRe.MatchString(l):
+		case strings.Contains(l, ".go:") && reportRe.MatchString(l):
 			endReport()
 			report, indent = &strings.Builder{}, lead
 			report.WriteString(t)
@@ -523,7 +572,28 @@ func parseVerbose(out string) map[string]testResult {
 // normalizeOutput blanks what changes from run to run in a line of
 // test output: durations, addresses and goroutine numbers.
 func normalizeOutput(t string) string {
-	return hexRe.ReplaceAllString(durationRe.ReplaceAllString(t, ""), "X")
+	// The regular expressions only where they can match: a mutant's
+	// run can print thousands of lines, each parsed here.
+	if strings.Contains(t, "s)") {
+		t = durationRe.ReplaceAllString(t, "")
+	}
+	if strings.Contains(t, "0x") || strings.Contains(t, "goroutine ") {
+		t = hexRe.ReplaceAllString(t, "X")
+	}
+	return t
+}
+
+// oneSpace is spaceRe's replacement of each run of white space by one
+// space, without the regular expression when t has no such run but
+// single spaces.
+func oneSpace(t string) string {
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= 0x80, c == '\t', c == '\n', c == '\f', c == '\r', c == ' ' && i+1 < len(t) && t[i+1] == ' ':
+			return spaceRe.ReplaceAllString(t, " ")
+		}
+	}
+	return t
 }
 
 // reportsOf returns the failure reports of test t and of its subtests

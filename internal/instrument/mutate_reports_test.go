@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +76,28 @@ func TestReportsSpaces(t *testing.T) {
 	a, b := run(" "), run("\u00a0")
 	if len(a.reports) != 1 || !slices.Equal(a.reports, b.reports) || a.output != b.output {
 		t.Errorf("reports %q and %q, output %q and %q: want one report, the same in both", a.reports, b.reports, a.output, b.output)
+	}
+}
+
+// TestOutputFastPaths checks that the normalization of test output
+// lines, which skips its regular expressions where they cannot match,
+// gives what the regular expressions give.
+func TestOutputFastPaths(t *testing.T) {
+	for _, l := range []string{
+		"", "ok", "a b c", "a  b", "a\tb", "a\u00a0b", "a \u00a0 b", "é b", "a\rb", "a\fb", "a\vb", "trailing ",
+		"--- FAIL: TestX (0.01s)", "--- FAIL: TestX (12.345s) more", "(1s)", "took (0.5s",
+		"panic: at 0x1234abcd", "0x12", "goroutine 17 [running]:", "goroutine x", "0xdeadbeef0 and goroutine 3",
+		"    x_test.go:9: got 1", "x.go:12: ", "\tfoo_bar.go:1: msg", "not a.go:report", "a.go:x: no", "  a.go:3:no space",
+	} {
+		want := hexRe.ReplaceAllString(durationRe.ReplaceAllString(l, ""), "X")
+		if got := normalizeOutput(l); got != want {
+			t.Errorf("normalizeOutput(%q) = %q, want %q", l, got, want)
+		}
+		if got, want := oneSpace(l), spaceRe.ReplaceAllString(l, " "); got != want {
+			t.Errorf("oneSpace(%q) = %q, want %q", l, got, want)
+		}
+		if got, want := strings.Contains(l, ".go:") && reportRe.MatchString(l), reportRe.MatchString(l); got != want {
+			t.Errorf("report %q: %v, want %v", l, got, want)
+		}
 	}
 }
