@@ -27,8 +27,9 @@ type mutationFlags struct {
 // those lines.
 type mutantPlan struct {
 	root    string
-	lines   map[string][]int // absolute file -> lines
-	order   []string         // the files, most suspicious first
+	lines   map[string][]int      // absolute file -> lines
+	order   []string              // the files, most suspicious first
+	ranked  []instrument.FileLine // the lines, most suspicious first
 	failing map[string][]string
 	passing map[string][]string
 }
@@ -60,6 +61,7 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 	}
 	lines := map[string][]int{}
 	var order []string
+	var ranked []instrument.FileLine
 	chosen := map[diagnosis.Location]bool{}
 	for _, l := range first.Lines {
 		if !top[l.Func] {
@@ -70,6 +72,7 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 			order = append(order, abs)
 		}
 		lines[abs] = append(lines[abs], l.Line)
+		ranked = append(ranked, instrument.FileLine{File: abs, Line: l.Line})
 		chosen[l.Location] = true
 	}
 	failing := map[string][]string{}
@@ -105,14 +108,14 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 			passing[c.run.Package] = append(passing[c.run.Package], c.run.Name)
 		}
 	}
-	return &mutantPlan{root: s.Root, lines: lines, order: order, failing: failing, passing: passing}
+	return &mutantPlan{root: s.Root, lines: lines, order: order, ranked: ranked, failing: failing, passing: passing}
 }
 
 // runMutants builds the plan's mutants and runs the tests against each;
 // loaded are packages already loaded with their types (nil: Mutate
 // loads the files' packages itself).
 func runMutants(ctx context.Context, f mutationFlags, goFlags []string, p *mutantPlan, loaded []*packages.Package) ([]diagnosis.Mutant, []string) {
-	res, err := instrument.Mutate(ctx, instrument.Mutation{Lines: p.lines, Order: p.order, Failing: p.failing, Passing: p.passing,
+	res, err := instrument.Mutate(ctx, instrument.Mutation{Lines: p.lines, Order: p.order, Ranked: p.ranked, Failing: p.failing, Passing: p.passing,
 		GoFlags: goFlags, Budget: f.budget, Jobs: 2, Loaded: loaded})
 	if err != nil && ctx.Err() != nil {
 		return nil, []string{"mutants left out: stopped while building them"}

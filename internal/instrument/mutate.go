@@ -24,9 +24,14 @@ import (
 // Mutation says which lines to mutate and which tests to run against
 // each mutant.
 type Mutation struct {
-	Dir     string           // where to run the go command ("" is the current directory)
-	Lines   map[string][]int // absolute file -> lines to mutate, most suspicious files and lines first
-	Order   []string         // the files of Lines in the order their mutants are run
+	Dir   string           // where to run the go command ("" is the current directory)
+	Lines map[string][]int // absolute file -> lines to mutate, most suspicious files and lines first
+	Order []string         // the files of Lines in the order their mutants are run
+	// Ranked, when not empty, are the lines of Lines, most suspicious
+	// first, across files: their mutants are run in this order (a
+	// line's in the order they are made), so that a budget that runs
+	// out leaves out the least suspicious lines' mutants.
+	Ranked  []FileLine
 	Failing map[string][]string
 	Passing map[string][]string // package path -> tests ("TestX", "TestX/sub") to run against each mutant
 	GoFlags []string            // the user's go test flags (build tags...)
@@ -39,6 +44,12 @@ type Mutation struct {
 	// mode (the diagnosis loads them once for its declarations and the
 	// mutants); files of Lines in none of them are loaded here.
 	Loaded []*packages.Package
+}
+
+// FileLine is a line of an absolute file.
+type FileLine struct {
+	File string
+	Line int
 }
 
 // MutantOutcome is what one mutant did to the tests run against it.
@@ -221,7 +232,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 			}
 		}()
 	}
-	for i := range sites {
+	for _, i := range runOrder(sites, cfg.Ranked) {
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			break
 		}
@@ -243,6 +254,33 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d of %d mutants not run: the mutation budget (%s) ran out", res.Skipped, len(sites), cfg.Budget.Round(time.Second)))
 	}
 	return res, nil
+}
+
+// runOrder returns the indexes of sites in the order their mutants are
+// run: by their line's place in ranked (lines not in it last), a line's
+// mutants in the order they were made; without ranked, as made.
+func runOrder(sites []MutantSite, ranked []FileLine) []int {
+	order := make([]int, len(sites))
+	for i := range order {
+		order[i] = i
+	}
+	if len(ranked) == 0 {
+		return order
+	}
+	place := map[FileLine]int{}
+	for i, l := range ranked {
+		if _, ok := place[l]; !ok {
+			place[l] = i
+		}
+	}
+	at := func(i int) int {
+		if p, ok := place[FileLine{sites[i].File, sites[i].Line}]; ok {
+			return p
+		}
+		return len(ranked)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return at(order[a]) < at(order[b]) })
+	return order
 }
 
 // LoadTyped loads the packages of patterns, in dir, with their syntax
@@ -331,10 +369,7 @@ func jsonOverlay(replace map[string]string) ([]byte, error) {
 // mutated lines the compiler named.
 type mutantBuildError struct {
 	out   string
-	lines []struct {
-		File string
-		Line int
-	}
+	lines []FileLine
 }
 
 func (e *mutantBuildError) Error() string { return "mutants do not build: " + firstLines(e.out, 5) }
@@ -380,10 +415,7 @@ func buildMutants(ctx context.Context, dir string, env []string, work string, ov
 				}
 				for orig := range overlay {
 					if orig == file || strings.HasSuffix(orig, string(filepath.Separator)+m[1]) {
-						be.lines = append(be.lines, struct {
-							File string
-							Line int
-						}{orig, n})
+						be.lines = append(be.lines, FileLine{orig, n})
 					}
 				}
 			}

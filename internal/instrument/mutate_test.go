@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -148,5 +149,26 @@ func TestLoadFiles(t *testing.T) {
 	}
 	if len(again) != len(fresh) {
 		t.Errorf("loaded %d packages more, though the given ones hold the files", len(again)-len(fresh))
+	}
+}
+
+// TestRunOrder runs mutants by their line's place in the ranking, a
+// line's in the order they were made, lines not ranked last; without a
+// ranking, as made.
+func TestRunOrder(t *testing.T) {
+	sites := []MutantSite{{ID: 1, File: "/a.go", Line: 3}, {ID: 2, File: "/a.go", Line: 3}, {ID: 3, File: "/a.go", Line: 9},
+		{ID: 4, File: "/b.go", Line: 1}, {ID: 5, File: "/c.go", Line: 2}}
+	for _, tc := range []struct {
+		name   string
+		ranked []FileLine
+		want   []int
+	}{
+		{"no ranking", nil, []int{0, 1, 2, 3, 4}},
+		{"across files", []FileLine{{"/b.go", 1}, {"/a.go", 9}, {"/a.go", 3}}, []int{3, 2, 0, 1, 4}},
+		{"ranked twice", []FileLine{{"/a.go", 9}, {"/c.go", 2}, {"/a.go", 9}}, []int{2, 4, 0, 1, 3}},
+	} {
+		if got := runOrder(sites, tc.ranked); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
