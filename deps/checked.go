@@ -23,19 +23,8 @@ func (b *builder) checkNodes() {
 	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
 	helpers := map[string]bool{}
 	isCheckStmt := func(u *unit) bool {
-		if u.kind != UnitSimple {
-			return false
-		}
-		es, ok := u.node.(*ast.ExprStmt)
-		if !ok {
-			return false
-		}
-		c, ok := ast.Unparen(es.X).(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		name := u.fn.file.text(c.Fun)
-		return u.fn.file.isCheck(name) || helpers[name[strings.LastIndexByte(name, '.')+1:]]
+		name, ok := calledBy(u)
+		return ok && (u.fn.file.isCheck(name) || helpers[name[strings.LastIndexByte(name, '.')+1:]])
 	}
 	for changed := true; changed; {
 		changed = false

@@ -29,6 +29,9 @@ type Options struct {
 	// sets it from the trace's size (a node per eventsPerNode events);
 	// negative, no bound.
 	MaxNodes int
+	// Segments cuts the run at its checks (Graph.Segments): the test
+	// case purification of a failing test's spectrum.
+	Segments bool
 }
 
 // ErrNoFailure is returned by Build when no test was named and none failed.
@@ -239,6 +242,9 @@ func replay(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.
 		if opt.Versions {
 			b.view = newVersioned(b, opt.MaxNodes)
 		}
+		if opt.Segments {
+			b.seg = segmenter{on: true, seen: map[int]int{}, conds: map[*unit]int{}, sites: prog.sites}
+		}
 		builders[i] = b
 		in := map[int]bool{0: true}
 		for t := proc.Test(test.ID); t != nil; t = proc.Test(t.Parent) {
@@ -383,6 +389,7 @@ func (b *builder) finish() {
 		}
 	}
 	failed := b.test.Outcome != trace.OutcomePass && b.test.Outcome != trace.OutcomeSkip
+	b.g.Segments = b.seg.finish(failed)
 	if len(b.g.Failure) == 0 && failed {
 		// A runtime panic records no panic event: the statement that
 		// raised it, when a frame was seen unwinding from it and no

@@ -70,9 +70,15 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 		fr.cur.lastEv = [2]int{int(e.Tag), e.Site}
 		fr.cur.inTest = inTest
 		fr.cur.stepped = true
+		if b.seg.on && inTest {
+			b.seg.step(u, e.Site)
+		}
 		return
 	}
 	if e.Tag == trace.TagDecision {
+		if b.seg.on && inTest {
+			b.seg.decision(u, e.Site)
+		}
 		if strings.HasPrefix(site.Info, "operand ") {
 			// An && or || operand evaluated: its outcome, on the
 			// instance evaluating it.
@@ -134,6 +140,9 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 		}
 		if inTest && u.fn.file.isCheck(site.Info) {
 			in.check = true
+			if b.seg.on {
+				b.seg.check()
+			}
 		}
 	case trace.TagReturn:
 		if g.ret >= 0 && (g.retAt == e.Site || g.retAt < 0) {

@@ -100,6 +100,9 @@ type Graph struct {
 	// panics into errors hides them from the test's output, not from
 	// the trace.
 	Raised []int
+	// Segments are the run cut at its checks, when Options.Segments
+	// asked for them and the run has a failing and a passing segment.
+	Segments []Segment
 	// Checks are the run's checks (summary graphs): the t.Error*,
 	// t.Fatal* and t.Fail* calls the test made and the check calls of
 	// its test files (and of helpers in them that make such calls) whose

@@ -112,7 +112,7 @@ func TestMemory(t *testing.T) {
 // TestMain removes the traces the tests recorded.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, mt := range []*moduleTrace{&memTrace, &replayTrace, &examplesTrace} {
+	for _, mt := range []*moduleTrace{&memTrace, &replayTrace, &examplesTrace, &casesTrace} {
 		if mt.td != "" {
 			os.RemoveAll(mt.td)
 		}

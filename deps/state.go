@@ -16,6 +16,7 @@ type builder struct {
 	*program
 	test  *trace.Test
 	g     *Graph
+	seg   segmenter // the run cut at its checks (Options.Segments)
 	nodes map[nodeKey]int
 	// edges holds the edges made, packed, and since the latest
 	// compaction (compactEdges) some twice: a list sorted and

@@ -10,7 +10,10 @@
 //   - slices: whether the line is in a failing test's dynamic backward
 //     slice from its failure point (its failing check, or its panic), and
 //     how many of the sliced tests have it;
-//   - stacks: whether the line is on a failing test's panic stack;
+//   - stacks: whether the line is on a failing test's panic stack, or
+//     raised a runtime panic the code recovered;
+//   - cases: a failing test's cases that passed (Input.Cases) count as
+//     passing runs in the line's spectrum;
 //   - mutants: how mutating the line changed the tests' outcomes
 //     (Metallaxis: a mutant that changes the failing tests' outcome or
 //     message and breaks no passing test points at its line); a
@@ -41,6 +44,13 @@ type Input struct {
 	// Slices are the lines of failing tests' backward slices, one set
 	// per sliced test (paths as in Spectra: relative to its Root).
 	Slices []map[Location]bool
+	// Cases are the lines each passing case of a failing test ran, one
+	// set per case: a failing test cut at its checks (a table-driven
+	// test without subtests, or cases checked one after another), whose
+	// cases that passed count as passing runs of their own (test case
+	// purification), so that the lines only they ran stand apart from
+	// the failing case's.
+	Cases []Case
 	// Stacks are failing tests' panic stacks, innermost frame first.
 	Stacks [][]Location
 	// Mutants are the outcomes of mutants of executed lines.
@@ -55,6 +65,27 @@ type Input struct {
 	Home map[string]bool
 	// Weights of the evidence; the zero value is DefaultWeights.
 	Weights *Weights
+}
+
+// Case is what one passing case of a failing test ran: its lines, and
+// the outcomes of their decisions ("if true", "case 2").
+type Case struct {
+	Lines    map[Location]bool
+	Branches map[Location][]string
+}
+
+// ran reports whether the case ran event e: a branch outcome when it
+// names the line's outcomes, else the line.
+func (c Case) ran(e spectrum.Event, loc Location) bool {
+	if e.Kind == spectrum.Branch && c.Branches != nil {
+		for _, o := range c.Branches[loc] {
+			if o == e.Text {
+				return true
+			}
+		}
+		return false
+	}
+	return c.Lines[loc]
 }
 
 // Location is a line of a file (relative to the spectra's root).
@@ -191,6 +222,16 @@ func Diagnose(in Input) *Diagnosis {
 		c := s.Counts(i)
 		if c.EF > 0 {
 			a.executed = true
+		}
+		for _, cs := range in.Cases {
+			if e.Kind == spectrum.Predicate || e.Kind == spectrum.Value {
+				break // whether it held in the case is not known
+			}
+			if c.EF > 0 && cs.ran(e, loc) {
+				c.EP++
+			} else {
+				c.NP++
+			}
 		}
 		sc := ochiai.Score(c)
 		if math.IsNaN(sc) {

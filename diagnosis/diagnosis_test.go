@@ -46,6 +46,10 @@ func TestDiagnose(t *testing.T) {
 		{name: "the slice breaks the block's tie",
 			in:    Input{Slices: []map[Location]bool{{loc(5): true, loc(3): true}}, Weights: spec(Weights{Spectrum: 1, Slice: 0.5})},
 			lines: []int{3, 5, 4, 9}, ranks: []string{"1-2", "1-2", "3", "4"}, funcs: []string{"p.f", "p.g"}},
+		{name: "a passing case of the failing test that ran line 4 breaks the block's tie; line 3's branch outcome, not the case's, keeps its score",
+			in: Input{Cases: []Case{{Lines: map[Location]bool{loc(3): true, loc(4): true, loc(9): true}, Branches: map[Location][]string{loc(3): {"if false"}}}},
+				Weights: spec(Weights{Spectrum: 1})},
+			lines: []int{3, 5, 4, 9}, ranks: []string{"1-2", "1-2", "3", "4"}, funcs: []string{"p.f", "p.g"}},
 		{name: "a mutant that changes the failure and breaks nothing",
 			in: Input{Mutants: []Mutant{
 				{At: loc(5), Failing: 1, Passing: 2, Changed: 1},

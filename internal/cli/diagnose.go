@@ -273,7 +273,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	}
 	defer cancel()
 	var slNotes, mutNotes, declNotes []string
-	var raised []diagnosis.Location
+	var sl sliced
 	var wg sync.WaitGroup
 	var plan *mutantPlan
 	if f.mutation.on {
@@ -307,7 +307,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			in.Slices, raised, slNotes = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags, ev.loaded)
+			sl = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags, ev.loaded)
 		}()
 	}
 	if f.slices > 0 || f.mutation.on {
@@ -315,18 +315,22 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	}
 	wg.Wait()
 	progress.done()
-	if len(raised) > 0 {
+	in.Slices, in.Cases, slNotes = sl.slices, sl.cases, sl.notes
+	if len(sl.raised) > 0 {
 		// A runtime panic a deferred function recovered is a panic the
 		// failing test's output does not show: its statement ranks as
 		// the top of a panic stack.
-		for _, loc := range raised {
+		for _, loc := range sl.raised {
 			in.Stacks = append(in.Stacks, []diagnosis.Location{loc})
 		}
-		info.Sources = append(info.Sources, "recovered panics ("+plural(len(raised), "statement")+")")
+		info.Sources = append(info.Sources, "recovered panics ("+plural(len(sl.raised), "statement")+")")
 	}
 	info.Notes = append(append(append(info.Notes, slNotes...), mutNotes...), declNotes...)
 	if len(in.Slices) > 0 {
 		info.Sources = append(info.Sources, "slices ("+plural(len(in.Slices), "test")+")")
+	}
+	if len(in.Cases) > 0 {
+		info.Sources = append(info.Sources, "passing cases of failing tests ("+plural(len(in.Cases), "case")+")")
 	}
 	if len(in.Mutants) > 0 {
 		info.Sources = append(info.Sources, fmt.Sprintf("mutants (%d)", len(in.Mutants)))
@@ -449,17 +453,27 @@ func reportGroup(g diagnosis.Group, qualify bool) sfl.Group {
 	return out
 }
 
+// sliced is what the slicing runs of failing tests give the diagnosis.
+type sliced struct {
+	slices []map[diagnosis.Location]bool // each test's backward slice from its failure point
+	// raised are the statements where a runtime panic was raised and
+	// then recovered in their runs (deps.Graph.Raised), once each.
+	raised []diagnosis.Location
+	// cases are what the tests' cases that passed ran, each test cut at
+	// its checks (deps.Graph.Segments): test case purification.
+	cases []diagnosis.Case
+	notes []string
+}
+
 // groupSlices runs up to n of the group's failing tests again, recording
 // every event (each test's sampling restarted, as culprit slice does),
-// and returns the lines of each one's backward slice from its failure
-// point, and the statements where a runtime panic was raised and then
-// recovered in their runs (deps.Graph.Raised), once each.
+// and returns what their runs show.
 //
 // Only the functions the failing tests ran in the spectra's run (funcs)
 // are instrumented, and of the test functions only theirs: a test runs
 // no other code, so the slice is the same, and the instrumented build,
 // most of this step's time, compiles far less.
-func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir string, more []string, funcs map[string]bool, goFlags []string, loaded *instrument.Loaded) ([]map[diagnosis.Location]bool, []diagnosis.Location, []string) {
+func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir string, more []string, funcs map[string]bool, goFlags []string, loaded *instrument.Loaded) sliced {
 	var chosen []diagnosis.Failure
 	byPkg := map[string][]string{}
 	tests := map[string]bool{}
@@ -472,9 +486,7 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		byPkg[f.Package] = append(byPkg[f.Package], regexp.QuoteMeta(top))
 		tests[top] = true
 	}
-	var notes []string
-	var out []map[diagnosis.Location]bool
-	var raised []diagnosis.Location
+	var out sliced
 	seen := map[diagnosis.Location]bool{}
 	pkgs := make([]string, 0, len(byPkg))
 	for p := range byPkg {
@@ -496,11 +508,11 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 		res, err := instrument.Run(ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
 			Stdout: &output, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, NoInline: true, Funcs: funcs, Tests: tests, Loaded: loaded})
 		if err != nil && ctx.Err() != nil {
-			notes = append(notes, fmt.Sprintf("%s: slices left out: stopped while running the tests", pkg))
+			out.notes = append(out.notes, fmt.Sprintf("%s: slices left out: stopped while running the tests", pkg))
 			continue
 		}
 		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: slices left out: %v", pkg, err))
+			out.notes = append(out.notes, fmt.Sprintf("%s: slices left out: %v", pkg, err))
 			continue
 		}
 		if len(res.Broken) > 0 {
@@ -509,7 +521,7 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 			if len(res.BuildErrors) > 0 {
 				why += ": " + res.BuildErrors[0]
 			}
-			notes = append(notes, fmt.Sprintf("%s: slices left out: %s", pkg, why))
+			out.notes = append(out.notes, fmt.Sprintf("%s: slices left out: %s", pkg, why))
 			continue
 		}
 		for _, f := range chosen {
@@ -523,18 +535,18 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 				r, err = buildGraph(ctx, dir, top)
 			}
 			if err != nil && ctx.Err() != nil {
-				notes = append(notes, fmt.Sprintf("%s: not sliced: stopped while building its dependence graph", f.Test))
+				out.notes = append(out.notes, fmt.Sprintf("%s: not sliced: stopped while building its dependence graph", f.Test))
 				continue
 			}
 			if err != nil {
 				if !errors.Is(err, deps.ErrNoFailure) {
-					notes = append(notes, fmt.Sprintf("%s: not sliced: %v", f.Test, err))
+					out.notes = append(out.notes, fmt.Sprintf("%s: not sliced: %v", f.Test, err))
 				}
 				continue
 			}
 			crit := failurePoint(r, output.Bytes())
 			if len(crit) == 0 {
-				notes = append(notes, fmt.Sprintf("%s: not sliced: no failure point was recorded", f.Test))
+				out.notes = append(out.notes, fmt.Sprintf("%s: not sliced: no failure point was recorded", f.Test))
 				continue
 			}
 			lines := map[diagnosis.Location]bool{}
@@ -542,18 +554,40 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 				nd := r.Nodes[id]
 				lines[diagnosis.Location{File: diagnosis.Relative(root, nd.File), Line: nd.Line}] = true
 			}
-			out = append(out, lines)
+			out.slices = append(out.slices, lines)
 			for _, id := range r.Raised {
 				nd := r.Nodes[id]
 				loc := diagnosis.Location{File: diagnosis.Relative(root, nd.File), Line: nd.Line}
 				if !seen[loc] {
 					seen[loc] = true
-					raised = append(raised, loc)
+					out.raised = append(out.raised, loc)
 				}
 			}
+			out.cases = append(out.cases, passingCases(r.Segments, root)...)
 		}
 	}
-	return out, raised, notes
+	return out
+}
+
+// passingCases returns what the passing segments of a failing test's run
+// ran, as the diagnosis's cases.
+func passingCases(segs []deps.Segment, root string) []diagnosis.Case {
+	var out []diagnosis.Case
+	for _, sg := range segs {
+		if sg.Failed {
+			continue
+		}
+		c := diagnosis.Case{Lines: map[diagnosis.Location]bool{}, Branches: map[diagnosis.Location][]string{}}
+		for _, l := range sg.Lines {
+			c.Lines[diagnosis.Location{File: diagnosis.Relative(root, l.File), Line: l.Line}] = true
+		}
+		for _, b := range sg.Branches {
+			loc := diagnosis.Location{File: diagnosis.Relative(root, b.File), Line: b.Line.Line}
+			c.Branches[loc] = append(c.Branches[loc], b.Outcome)
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // failurePoint returns the criterion of a failing test's slice: its
@@ -610,7 +644,7 @@ func buildGraph(ctx context.Context, dir, test string) (*deps.Run, error) {
 	}
 	done := make(chan built, 1)
 	go func() {
-		r, err := deps.BuildStream(dir, deps.Options{Test: test})
+		r, err := deps.BuildStream(dir, deps.Options{Test: test, Segments: true})
 		done <- built{r, err}
 	}()
 	select {

@@ -1,0 +1,3 @@
+module example.com/cases
+
+go 1.24
