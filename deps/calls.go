@@ -122,6 +122,7 @@ func (b *builder) enter(g *goroutine, e *trace.Event) {
 	if fd, ok := fn.decl.(*ast.FuncDecl); ok {
 		method = fd.Recv != nil && len(fd.Recv.List) > 0 && len(fd.Recv.List[0].Names) > 0 && fd.Recv.List[0].Names[0].Name != "_"
 	}
+	b.givenRefs(fr, caller, call, method, e.Values[:min(len(names), len(e.Values))])
 	for i, name := range names {
 		id := b.view.fresh(name, f, declPos, fn)
 		b.g.Nodes[id].Count++
@@ -342,6 +343,9 @@ func (b *builder) exit(g *goroutine, e *trace.Event) {
 	}
 	if fr == nil || fr.fn != fn {
 		return
+	}
+	if !panicked {
+		b.returned(fr)
 	}
 	if fr.ret < 0 && len(fn.results) > 0 && g.panic < 0 && !panicked {
 		// A return of constants records nothing: take the only one there is.

@@ -120,6 +120,7 @@ func (b *cfgBuilder) stmt(s ast.Stmt, succ int, label string) int {
 		head := b.add(UnitJoin, s, s.For, s.For+3)
 		if s.Cond != nil {
 			head.kind, head.node, head.pos, head.end = UnitCond, s.Cond, s.Cond.Pos(), s.Cond.End()
+			head.loop = s
 		}
 		// "for {" leaves only by break, return or panic: its head is a
 		// join, given a way out to the loop's successor all the same, so

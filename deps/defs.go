@@ -194,6 +194,7 @@ func (b *builder) written(fr *frame, in *instance, l, rhs ast.Expr, key string, 
 	}
 	b.storage(ref, false)[k] = true
 	b.located[id] = true
+	b.loggedElem(loc, k, l, id)
 	if v, ok := b.vaddr[k.addr]; ok && k.key == "" {
 		if _, star := ast.Unparen(l).(*ast.StarExpr); star {
 			b.defineIn(v, id)

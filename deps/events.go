@@ -273,6 +273,9 @@ func (b *builder) decision(g *goroutine, fr *frame, u *unit, pos token.Pos, site
 		}
 		b.avoid(g, fr, u, site.Info == "if true")
 	}
+	if b.view.relevance() && (site.Info == "if true" || site.Info == "if false" || site.Info == "for true" || site.Info == "for false") {
+		b.decided(fr, u, strings.HasSuffix(site.Info, " true"))
+	}
 }
 
 // branchWrites returns the keys of the variables an if's then and else

@@ -198,6 +198,7 @@ func (b *summary) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance
 			if !ok {
 				continue
 			}
+			b.siblings(l, k, add)
 			defs, hit := b.mem[k]
 			if !hit && m.direct && l.Kind == trace.LocElem && len(b.appends) > 0 {
 				// An element of an array append made: what it knows.

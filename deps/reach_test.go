@@ -24,9 +24,13 @@ func TestReach(t *testing.T) {
 		want, not        []string
 	}{
 		{"TestAddr/Filled", "Filled", "fill(buf[:], a) writes buf's element 1 through dst, a slice of it: buf read after as a whole sees dst[1], so a",
-			[]string{"<Filled() return value> (15) <= buf (12), dst[1] (19)", "dst[1] (19) <= dst (18), a (18)"}, []string{"b (11)"}},
+			[]string{"<Filled() return value> (18) <= buf (15), dst[1] (22)", "dst[1] (22) <= dst (21), a (21)"}, []string{"b (14)"}},
 		{"TestAddr/Encoded", "Encoded", "hex.Encode(buf[:], src) may write buf (code that is not instrumented, given a slice of it): buf read after depends on the call, so on a; hex.Encode writes its first argument, not its second",
-			[]string{"<hex.Encode()> (26) <= a (24), buf (25)", "<Encoded() return value> (28) <= buf (25), buf (26)"}, []string{"b (24)"}},
+			[]string{"<hex.Encode()> (29) <= a (27), buf (28)", "<Encoded() return value> (31) <= buf (28), buf (29)"}, []string{"b (27)"}},
+		{"TestAddr/Decoded", "Decoded", "decode(&r, n) writes r through reflect (rv.Set) and fillAll's loop ran no iteration over rv.Index(i).SetInt: r read after as a whole depends on decode's writes, so on the loop's condition",
+			[]string{"<fillAll() writes> (52) <= <test> (53)", "<decode() writes> (46) <= v (47), rv (48), <fillAll() writes> (52)", "<Decoded() return value> (43) <= r (41), <decode() writes> (46)"}, nil},
+		{"TestAddr/Marked", "Marked", "marks[b] = 9 with b = 1 wrote another element of marks than the one read after: the read of marks[2] depends on that write too (its index might have been 2), so on b",
+			[]string{"<Marked() return value> (66) <= marks (63), marks[2] (64), marks[1] (65)", "marks[1] (65) <= b (62), marks (63)"}, nil},
 		{"TestAvoided", "Panicked", "check(2) did not panic: the recover's nil depends on the if in check that skipped its panic, and did, read after the closure's if skipped did = true, on that if",
 			[]string{"<test> (22) <= n (21)", "r (12) <= <test> (22)", "<Panicked() return value> (18) <= did (9), <test> (12)"}, nil},
 	}

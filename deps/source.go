@@ -62,6 +62,10 @@ type unit struct {
 	ifs      *ast.IfStmt
 	branches *[2][]string
 	panics   *[2]bool // whether each branch may panic (avoided.go)
+	// A for loop's condition: its statement, and whether its body (and
+	// an if's branches) make calls given variables (effects.go).
+	loop    *ast.ForStmt
+	calling *[2]bool
 }
 
 // function is one function declaration or literal of a source file.

@@ -57,6 +57,9 @@ type builder struct {
 	checks   map[int]bool       // check calls the test made (checked coverage)
 	sinkSeen map[Sink]bool
 
+	// The latest element writes of each collection (address.go).
+	elemLogs map[uint64]*elemLog
+
 	// Scratch of reads: a mark per node (seen[id] == seenGen: already
 	// read), and slices reused from one read to the next.
 	seen        []uint32
@@ -203,6 +206,12 @@ type frame struct {
 	// condition that skipped an assignment is in the slice of what the
 	// assignment would have changed).
 	potential map[string]int
+	// The call's arguments that are references (refBy the caller, nil
+	// when none), and the writes the call may have made through them
+	// (effects.go).
+	refArgs []refArg
+	refBy   *frame
+	effects map[int]bool
 }
 
 // instance is one execution of a unit.

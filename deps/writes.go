@@ -64,7 +64,11 @@ func (b *builder) callWrites(fr *frame, in *instance, u *unit, ids []int, def fu
 			// node depends on sb's definitions), so nothing is lost, and
 			// a loop of writes keeps one definition, not one per call.
 			_, whole := ast.Unparen(target).(*ast.Ident)
-			b.possiblyWritten(fr, key, def(f.text(target), target.Pos(), from), whole && target == w.recv)
+			id := def(f.text(target), target.Pos(), from)
+			b.possiblyWritten(fr, key, id, whole && target == w.recv)
+			if b.view.relevance() && fr.refBy != nil {
+				fr.effect(id)
+			}
 		}
 	}
 }

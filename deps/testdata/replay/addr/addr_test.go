@@ -13,4 +13,14 @@ func TestAddr(t *testing.T) {
 			t.Errorf("Encoded = %q", got)
 		}
 	})
+	t.Run("Decoded", func(t *testing.T) {
+		if !Decoded(0) {
+			t.Errorf("Decoded(0) = false")
+		}
+	})
+	t.Run("Marked", func(t *testing.T) {
+		if got := Marked(1, 1); got != 1 {
+			t.Errorf("Marked(1, 1) = %d", got)
+		}
+	})
 }
