@@ -9,6 +9,7 @@ import (
 
 	"github.com/culprit-go/culprit/deps"
 	"github.com/culprit-go/culprit/report"
+	"github.com/culprit-go/culprit/trace"
 )
 
 // TestReach slices the return value of functions of packages addr and
@@ -36,28 +37,12 @@ func TestReach(t *testing.T) {
 	}
 	var got bytes.Buffer
 	for _, tc := range cases {
-		sum, err := deps.Build(tr, deps.Options{Test: tc.test})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.test, err)
-		}
-		ver, err := deps.Build(tr, deps.Options{Test: tc.test, Versions: true})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.test, err)
-		}
+		sum, ver := bothGraphs(t, tr, tc.test)
 		var s bytes.Buffer
 		if err := report.SliceDeps(&s, sum.Backward(sum.Returns(tc.fn)...), report.SliceInfo{Root: dir}); err != nil {
 			t.Fatal(err)
 		}
-		for _, w := range tc.want {
-			if !strings.Contains(s.String(), w) {
-				t.Errorf("%s: no %q (%s):\n%s", tc.test, w, tc.reason, s.String())
-			}
-		}
-		for _, w := range tc.not {
-			if strings.Contains(s.String(), w) {
-				t.Errorf("%s: %q in the slice (%s):\n%s", tc.test, w, tc.reason, s.String())
-			}
-		}
+		checkSlice(t, tc.test, tc.reason, s.String(), tc.want, tc.not)
 		fmt.Fprintf(&got, "-- %s: %s --\n%sprecise:\n%s", tc.test, tc.reason, s.String(), versions(ver.Graph, ver.Backward(ver.Returns(tc.fn)...)))
 	}
 	checkGolden(t, filepath.Join("testdata", "reach.golden"), got.Bytes())
@@ -78,4 +63,19 @@ func TestReturnedPairVersions(t *testing.T) {
 			t.Errorf("no %q:\n%s", w, got)
 		}
 	}
+}
+
+// bothGraphs builds the summary graph and the execution-level graph of
+// test's run.
+func bothGraphs(t *testing.T, tr *trace.Trace, test string) (sum, ver *deps.Run) {
+	t.Helper()
+	sum, err := deps.Build(tr, deps.Options{Test: test})
+	if err != nil {
+		t.Fatalf("%s: %v", test, err)
+	}
+	ver, err = deps.Build(tr, deps.Options{Test: test, Versions: true})
+	if err != nil {
+		t.Fatalf("%s: %v", test, err)
+	}
+	return sum, ver
 }

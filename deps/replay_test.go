@@ -98,30 +98,14 @@ func TestReplay(t *testing.T) {
 	}
 	var got bytes.Buffer
 	for _, tc := range cases {
-		sum, err := deps.Build(tr, deps.Options{Test: tc.test})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.test, err)
-		}
-		ver, err := deps.Build(tr, deps.Options{Test: tc.test, Versions: true})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.test, err)
-		}
+		sum, ver := bothGraphs(t, tr, tc.test)
 		fmt.Fprintf(&got, "-- %s: %s --\n", tc.test, tc.reason)
 		if err := report.SliceDeps(&got, sum.Backward(sum.Returns(tc.fn)...), report.SliceInfo{Root: dir}); err != nil {
 			t.Fatal(err)
 		}
 		precise := versions(ver.Graph, ver.Backward(ver.Returns(tc.fn)...))
 		fmt.Fprintf(&got, "precise:\n%s", precise)
-		for _, w := range tc.want {
-			if !strings.Contains(precise, w) {
-				t.Errorf("%s: no %q (%s):\n%s", tc.test, w, tc.reason, precise)
-			}
-		}
-		for _, w := range tc.not {
-			if strings.Contains(precise, w) {
-				t.Errorf("%s: %q in the slice (%s):\n%s", tc.test, w, tc.reason, precise)
-			}
-		}
+		checkSlice(t, tc.test, tc.reason, precise, tc.want, tc.not)
 		for _, n := range sum.Notes {
 			t.Errorf("%s: note %q", tc.test, n)
 		}
