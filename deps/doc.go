@@ -38,6 +38,15 @@
 // unit is the latest execution, in the same frame, of one of its static
 // controllers (none in a loop's first iteration for a controller that
 // only decides whether the loop goes on).
+// In the summary graph, what a statement read may also depend on what
+// did not happen (relevant slicing): a read of a variable that an if's
+// branch not taken would have assigned depends on the if (noted in the
+// frame holding the variable); a recover that returns nil depends on the
+// ifs whose branch not taken panics (avoided.go); a call given
+// references defines the caller's variables it was given with its
+// effects, "<F() writes>" (effects.go); a read of an element depends on
+// the latest writes to other elements of its collection whose index was
+// computed (address.go).
 // The && and || operators decide too: when a left operand's outcome lets
 // the right operand run, the node "<&&>" or "<||>" at the operator (it
 // reads what the left operand read) controls what the statement defines
