@@ -31,7 +31,8 @@ type diagFlags struct {
 	test      string // diagnose the group of failing tests holding this one
 	testOut   bool
 	testFiles bool
-	slices    int // failing tests of the group to slice (0: none)
+	slices    int  // failing tests of the group to slice (0: none)
+	cases     bool // purify the sliced tests: their passing cases count as passing runs
 	mutation  mutationFlags
 	timeout   time.Duration // the whole command's limit (0: autoLimit after the test run; negative: none)
 }
@@ -307,7 +308,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sl = groupSlices(ctx, group, f.slices, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags, ev.loaded)
+			sl = groupSlices(ctx, group, f.slices, f.cases, s.Root, filepath.Join(ev.traceDir, "slices"), ranIn(s, more), failingFuncs(s), goFlags, ev.loaded)
 		}()
 	}
 	if f.slices > 0 || f.mutation.on {
@@ -467,13 +468,13 @@ type sliced struct {
 
 // groupSlices runs up to n of the group's failing tests again, recording
 // every event (each test's sampling restarted, as culprit slice does),
-// and returns what their runs show.
+// and returns what their runs show; with cases, their passing cases too.
 //
 // Only the functions the failing tests ran in the spectra's run (funcs)
 // are instrumented, and of the test functions only theirs: a test runs
 // no other code, so the slice is the same, and the instrumented build,
 // most of this step's time, compiles far less.
-func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir string, more []string, funcs map[string]bool, goFlags []string, loaded *instrument.Loaded) sliced {
+func groupSlices(ctx context.Context, g diagnosis.Group, n int, cases bool, root, traceDir string, more []string, funcs map[string]bool, goFlags []string, loaded *instrument.Loaded) sliced {
 	var chosen []diagnosis.Failure
 	byPkg := map[string][]string{}
 	tests := map[string]bool{}
@@ -528,11 +529,11 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, root, traceDir s
 			if f.Package != pkg {
 				continue
 			}
-			r, err := buildGraph(ctx, dir, f.Test)
+			r, err := buildGraph(ctx, dir, f.Test, cases)
 			if top, _, sub := strings.Cut(f.Test, "/"); sub && errors.Is(err, deps.ErrNoTest) {
 				// The run again failed in another subtest (a table in a
 				// map, parallel subtests): slice its test's failing leaf.
-				r, err = buildGraph(ctx, dir, top)
+				r, err = buildGraph(ctx, dir, top, cases)
 			}
 			if err != nil && ctx.Err() != nil {
 				out.notes = append(out.notes, fmt.Sprintf("%s: not sliced: stopped while building its dependence graph", f.Test))
@@ -637,14 +638,14 @@ func ranIn(s *spectrum.Spectra, pkgs []string) []string {
 // buildGraph builds a test's dependence graph from the trace in dir, or
 // gives up when ctx is done (the builder, which takes no context, is
 // left to finish on its own).
-func buildGraph(ctx context.Context, dir, test string) (*deps.Run, error) {
+func buildGraph(ctx context.Context, dir, test string, segments bool) (*deps.Run, error) {
 	type built struct {
 		r   *deps.Run
 		err error
 	}
 	done := make(chan built, 1)
 	go func() {
-		r, err := deps.BuildStream(dir, deps.Options{Test: test, Segments: true})
+		r, err := deps.BuildStream(dir, deps.Options{Test: test, Segments: segments})
 		done <- built{r, err}
 	}()
 	select {
