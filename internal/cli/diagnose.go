@@ -60,6 +60,13 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	if !hasGoFlag(flags, "json") {
 		flags = append(flags, "-json")
 	}
+	if !hasGoFlag(flags, "parallel") {
+		// One test at a time (unless the user's flags say otherwise):
+		// the counters are the process's, so a test running beside
+		// another would hold what the other executed meanwhile, and
+		// which lines it got would depend on the scheduling, run by run.
+		flags = withGoFlag(flags, "-parallel=1")
+	}
 	progress := newStages(e, "rank")
 	progress.say("running the tests instrumented")
 	t0 := time.Now()
@@ -280,7 +287,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	if f.mutation.on {
 		first := diagnosis.Diagnose(in)
 		if f.mutation.budget == 0 {
-			f.mutation.budget = 3*ran + 20*time.Second
+			f.mutation.budget = mutationBudget(ran)
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < f.mutation.budget {
 			f.mutation.budget = time.Until(dl)
