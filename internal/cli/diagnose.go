@@ -287,7 +287,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	if f.mutation.on {
 		first := diagnosis.Diagnose(in)
 		if f.mutation.budget == 0 {
-			f.mutation.budget = 3*ran + 20*time.Second
+			f.mutation.budget = mutationBudget(ran)
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < f.mutation.budget {
 			f.mutation.budget = time.Until(dl)

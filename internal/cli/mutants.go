@@ -21,6 +21,17 @@ type mutationFlags struct {
 	passing int           // passing tests run against each mutant, per package
 }
 
+// mutationBudget is the mutation step's default time, building
+// included, for an instrumented run of the tests (loading, building and
+// running them) that took ran: a few times the run, so that the whole
+// diagnosis stays within about ten times the plain run of the tests,
+// not a fixed time on top (it was 3x the run plus 20 s: a package whose
+// tests build and run in a second took half a minute to diagnose,
+// mostly its mutants). The most suspicious lines' mutants run first.
+func mutationBudget(ran time.Duration) time.Duration {
+	return 2*ran + 2*time.Second
+}
+
 // mutantPlan is what the mutation step mutates and runs: the executed
 // lines of the first diagnosis's most suspicious functions, and the
 // group's failing tests with a sample of the passing tests that ran
