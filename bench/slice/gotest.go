@@ -127,6 +127,16 @@ func (r testRun) hasFailingChild(f failure) bool {
 	return false
 }
 
+// failedAt reports whether the run failed f's test at f's check.
+func (r testRun) failedAt(f failure) bool {
+	for _, g := range r.Failed {
+		if g.Package == f.Package && g.Test == f.Test && g.File == f.File && g.Line == f.Line {
+			return true
+		}
+	}
+	return false
+}
+
 func topLevel(test string) string {
 	top, _, _ := strings.Cut(test, "/")
 	return top

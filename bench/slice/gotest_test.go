@@ -116,3 +116,23 @@ func TestLongestCompile(t *testing.T) {
 		t.Errorf("longestCompile of no file = %v, want 0", got)
 	}
 }
+
+// TestFailedAt: a mutant's failure counts when a second run fails the
+// same test at the same check (a test failing by timing may not).
+func TestFailedAt(t *testing.T) {
+	f := failure{Package: "m", Test: "TestA/x", File: "a_test.go", Line: 12}
+	for _, tc := range []struct {
+		name   string
+		failed []failure
+		want   bool
+	}{
+		{"same", []failure{{Package: "m", Test: "TestA/x", File: "a_test.go", Line: 12}, {Package: "m", Test: "TestA"}}, true},
+		{"passed", nil, false},
+		{"another check", []failure{{Package: "m", Test: "TestA/x", File: "a_test.go", Line: 20}}, false},
+		{"another test", []failure{{Package: "m", Test: "TestA/y", File: "a_test.go", Line: 12}}, false},
+	} {
+		if got := (testRun{Failed: tc.failed}).failedAt(f); got != tc.want {
+			t.Errorf("%s: failedAt = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

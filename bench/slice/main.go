@@ -3,7 +3,8 @@
 // the module proxy, copied out of the module cache), it injects a
 // single-statement fault (the mutants of bench/internal/proof, in seeded
 // order) until one makes a test fail with a reported check (a t.Error or
-// t.Fatal line), runs culprit slice -run on that test, and checks that
+// t.Fatal line), twice (the second time the test alone: a test that
+// fails by timing is passed over), runs culprit slice -run on that test, and checks that
 // culprit does not crash and that the slice holds the check's line; it
 // says whether the slice holds the faulty line too ("deleted" for a
 // deleted statement, which leaves no line to hold). It
