@@ -35,10 +35,14 @@ type refArg struct {
 
 // givenRefs notes, for a frame entered by call from caller, the
 // arguments (and receiver) that are references: the parameters' values
-// vals say.
+// vals say. A variadic parameter is a slice the call made, but for
+// f(xs...).
 func (b *builder) givenRefs(fr, caller *frame, call *ast.CallExpr, method bool, vals []trace.Value) {
 	if !b.view.relevance() || call == nil || caller == nil {
 		return
+	}
+	if variadic(fr.fn) && !call.Ellipsis.IsValid() && len(vals) > 0 {
+		vals = vals[:len(vals)-1]
 	}
 	for i, v := range vals {
 		if v.Tag != trace.ValRef && v.Type != "reflect.Value" {
@@ -185,4 +189,20 @@ func (b *builder) decided(fr *frame, u *unit, taken bool) {
 	if taken && bc[1] || !taken && bc[0] {
 		fr.effect(fr.units[u.id].dec)
 	}
+}
+
+// variadic reports whether fn's last parameter is variadic.
+func variadic(fn *function) bool {
+	var ft *ast.FuncType
+	switch d := fn.decl.(type) {
+	case *ast.FuncDecl:
+		ft = d.Type
+	case *ast.FuncLit:
+		ft = d.Type
+	}
+	if ft == nil || ft.Params == nil || len(ft.Params.List) == 0 {
+		return false
+	}
+	_, ok := ft.Params.List[len(ft.Params.List)-1].Type.(*ast.Ellipsis)
+	return ok
 }
