@@ -228,11 +228,33 @@ func (b *builder) addDef(v varRef, id int) {
 		b.bound(v.fr, v.key, v.fr.vars[v.key], id)
 		return
 	}
-	for k, defs := range b.global {
-		if strings.HasSuffix(k, "\x00"+v.key) {
-			defs[id] = true
+	for _, k := range b.globalKeys(v.key) {
+		b.global[k][id] = true
+	}
+}
+
+// globalKeys returns the keys of b.global of the package-level
+// variables called name (in any package), found once while no variable
+// is added: an array written through slices of it in a loop looks them
+// up at each write.
+func (b *builder) globalKeys(name string) []string {
+	if b.globalsN != len(b.global) {
+		b.globalsOf, b.globalsN = nil, len(b.global)
+	}
+	if keys, ok := b.globalsOf[name]; ok {
+		return keys
+	}
+	var keys []string
+	for k := range b.global {
+		if strings.HasSuffix(k, "\x00"+name) {
+			keys = append(keys, k)
 		}
 	}
+	if b.globalsOf == nil {
+		b.globalsOf = map[string][]string{}
+	}
+	b.globalsOf[name] = keys
+	return keys
 }
 
 // defineIn makes id the one definition of a variable written through a
@@ -242,10 +264,8 @@ func (b *builder) defineIn(v varRef, id int) {
 		v.fr.vars[v.key] = only(v.fr.vars[v.key], id)
 		return
 	}
-	for k := range b.global {
-		if strings.HasSuffix(k, "\x00"+v.key) {
-			b.global[k] = only(b.global[k], id)
-		}
+	for _, k := range b.globalKeys(v.key) {
+		b.global[k] = only(b.global[k], id)
 	}
 }
 

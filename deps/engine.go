@@ -411,7 +411,7 @@ func (b *builder) finish() {
 	// What the replay kept of the program's memory and goroutines is
 	// done with: let it go before the graph's edges are laid out.
 	b.gors, b.last, b.global, b.chans = nil, nil, nil, nil
-	b.mem, b.gmem, b.vaddr, b.located, b.elemOnly, b.elemN, b.elemLogs = nil, nil, nil, nil, nil, nil, nil
+	b.mem, b.gmem, b.vaddr, b.located, b.elemOnly, b.elemN, b.elemLogs, b.globalsOf = nil, nil, nil, nil, nil, nil, nil, nil
 	b.view.replayed()
 	b.compactEdges()
 	b.g.Edges = make([]Edge, len(b.edges))

@@ -59,6 +59,10 @@ type builder struct {
 
 	// The latest element writes of each collection (address.go).
 	elemLogs map[uint64]*elemLog
+	// The keys of global of the package-level variables of a name, while
+	// global has globalsN keys (globalKeys).
+	globalsOf map[string][]string
+	globalsN  int
 
 	// Scratch of reads: a mark per node (seen[id] == seenGen: already
 	// read), and slices reused from one read to the next.
