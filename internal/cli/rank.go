@@ -231,10 +231,16 @@ func runRank(e *env, args []string) int {
 		if *testOut {
 			w = e.stderr
 		}
+		runFlags := goFlags
+		if !hasGoFlag(runFlags, "parallel") {
+			// One test at a time, as the diagnosis runs them: a test
+			// beside another would hold the other's lines.
+			runFlags = withGoFlag(runFlags, "-parallel=1")
+		}
 		res, err := instrument.Run(e.ctx, instrument.Config{
 			Packages:  pkgs,
 			Events:    spectrum.Needs(kinds) | wf.events(),
-			GoFlags:   goFlags,
+			GoFlags:   runFlags,
 			Inlinable: *inlinable,
 			Stdout:    w,
 			Stderr:    w,
