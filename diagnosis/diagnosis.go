@@ -44,10 +44,10 @@ type Input struct {
 	// Slices are the lines of failing tests' backward slices, one set
 	// per sliced test (paths as in Spectra: relative to its Root).
 	Slices []map[Location]bool
-	// Cases are the lines each passing case of a failing test ran, one
-	// set per case: a failing test cut at its checks (a table-driven
-	// test without subtests, or cases checked one after another), whose
-	// cases that passed count as passing runs of their own (test case
+	// Cases are what each passing case of a failing test ran: a failing
+	// test cut at its checks (the cases of a table-driven test without
+	// subtests, which the failing case's checks closed too), whose cases
+	// that passed count as passing runs of their own (test case
 	// purification), so that the lines only they ran stand apart from
 	// the failing case's.
 	Cases []Case
@@ -223,9 +223,11 @@ func Diagnose(in Input) *Diagnosis {
 		if c.EF > 0 {
 			a.executed = true
 		}
+		// A predicate's or a value's: whether it held in a case is not
+		// known, so the cases leave it alone.
 		for _, cs := range in.Cases {
 			if e.Kind == spectrum.Predicate || e.Kind == spectrum.Value {
-				break // whether it held in the case is not known
+				break
 			}
 			if c.EF > 0 && cs.ran(e, loc) {
 				c.EP++
