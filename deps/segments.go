@@ -154,12 +154,12 @@ func (s *segmenter) finish(failed bool) []Segment {
 	if !s.on {
 		return nil
 	}
-	any := false
+	checkFailed := false
 	for _, seg := range s.segs {
-		any = any || seg.Failed
+		checkFailed = checkFailed || seg.Failed
 	}
 	if len(s.cur) > 0 {
-		s.close(s.failed || failed && !any)
+		s.close(s.failed || failed && !checkFailed)
 	}
 	failing := map[*unit]bool{}
 	for _, seg := range s.segs {

@@ -552,7 +552,7 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, cases bool, root
 				}
 				continue
 			}
-			crit := failurePoint(r, output.Bytes())
+			crit, _ := failurePoint(r, output.Bytes())
 			if len(crit) == 0 {
 				out.notes = append(out.notes, fmt.Sprintf("%s: not sliced: no failure point was recorded", f.Test))
 				continue
@@ -603,13 +603,14 @@ func passingCases(segs []deps.Segment, root string) []diagnosis.Case {
 // panic of it (an assertion library failed it from its own,
 // uninstrumented code), the statements at the failure locations the test
 // printed (out is go test -json's output), as culprit slice takes them.
-func failurePoint(r *deps.Run, out []byte) []int {
-	if r.FailureKind != deps.FailureCheck && r.FailureKind != deps.FailurePanic {
-		if ids, _ := r.FindPrinted(deps.PrintedFailures(testOutput(out, r.Package, r.Test))); len(ids) > 0 {
-			return ids
+// The locations used are returned when they were.
+func failurePoint(r *deps.Run, out []byte) ([]int, []deps.Printed) {
+	if r.FailureKind != deps.FailureCheck && r.FailureKind != deps.FailurePanic && out != nil {
+		if ids, used := r.FindPrinted(deps.PrintedFailures(testOutput(out, r.Package, r.Test))); len(ids) > 0 {
+			return ids, used
 		}
 	}
-	return r.Failure
+	return r.Failure, nil
 }
 
 // failingFuncs returns the functions a failing run of s executed, as

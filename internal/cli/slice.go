@@ -544,20 +544,21 @@ func parseCriterion(at, varAt, ret string) (criterion, error) {
 func (c *criterion) find(r *deps.Run) ([]int, error) {
 	switch {
 	case !c.set:
-		if r.FailureKind != deps.FailureCheck && r.FailureKind != deps.FailurePanic && c.output != nil {
-			// No t.Error/t.Fatal call or panic of the test: an assertion
-			// library (check.v1, testify) failed it from its own,
-			// uninstrumented code. Its call is where the test printed
-			// that it failed.
-			locs := deps.PrintedFailures(testOutput(c.output.Bytes(), r.Package, r.Test))
-			if ids, used := r.FindPrinted(locs); len(ids) > 0 {
-				names := make([]string, len(used))
-				for i, p := range used {
-					names[i] = p.String()
-				}
-				c.used = "the failure locations the test printed (" + strings.Join(names, ", ") + "): it made no t.Error/t.Fatal call or panic the trace shows"
-				return ids, nil
+		// No t.Error/t.Fatal call or panic of the test: an assertion
+		// library (check.v1, testify) failed it from its own,
+		// uninstrumented code. Its call is where the test printed that
+		// it failed.
+		var out []byte
+		if c.output != nil {
+			out = c.output.Bytes()
+		}
+		if ids, used := failurePoint(r, out); len(used) > 0 {
+			names := make([]string, len(used))
+			for i, p := range used {
+				names[i] = p.String()
 			}
+			c.used = "the failure locations the test printed (" + strings.Join(names, ", ") + "): it made no t.Error/t.Fatal call or panic the trace shows"
+			return ids, nil
 		}
 		if len(r.Failure) == 0 {
 			return nil, fmt.Errorf("the test did not fail where the trace shows it (%s): give a criterion with -at, -var or -return", r.Outcome)
