@@ -76,12 +76,12 @@ func (b *bench) rescore(bug *Bug, w diagnosis.Weights) *result {
 			}
 		}
 	}
-	if len(executed) == 0 { // an older run: the lines the failing tests ran
-		for _, l := range d.Lines {
-			executed[lineKey{l.File, l.Line}] = l.Func
-		}
-	}
 	r.Executed = len(executed)
+	// The diagnosis ranks lines of the module's other packages too,
+	// which the statement ranking (executed.json) does not run.
+	for _, l := range d.Lines {
+		executed[lineKey{l.File, l.Line}] = l.Func
+	}
 	funcs := faultFuncs(dirs[0], bug, executed)
 	re := diagnosis.Rank(d.Lines, w)
 	var dj diagnosisJSON

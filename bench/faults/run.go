@@ -343,7 +343,11 @@ func (b *bench) rank(ctx context.Context, dir string, r *result) error {
 	r.Times["diagnosis"] = wall
 	// Kept for a look at why the fault ranks where it does.
 	os.WriteFile(filepath.Join(b.work, bug.ID, "diagnosis.json"), out, 0o644)
-	r.Ranks["diagnosis"] = d.place(faults, funcs, lines)
+	// The diagnosis also ranks lines of the module's other packages,
+	// which the statement ranking (the tested package's) does not run:
+	// the fault's function is named from both.
+	all := d.executed(lines)
+	r.Ranks["diagnosis"] = d.place(faults, faultFuncs(dir, bug, all), all)
 	return nil
 }
 

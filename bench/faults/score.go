@@ -116,6 +116,19 @@ type diagnosisJSON struct {
 	}
 }
 
+// executed returns the lines of lines (executed line -> function) and
+// the diagnosis's own: the lines a ranking of the diagnosis can name.
+func (d *diagnosisJSON) executed(lines map[lineKey]string) map[lineKey]string {
+	out := make(map[lineKey]string, len(lines)+len(d.Locations))
+	for k, f := range lines {
+		out[k] = f
+	}
+	for _, l := range d.Locations {
+		out[lineKey{l.File, l.Line}] = l.Func
+	}
+	return out
+}
+
 // place takes the fault's places from the diagnosis's own ranks; a
 // fault it does not list ranks after its listed lines, out of the
 // executed lines (or functions) of the statement ranking.
