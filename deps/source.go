@@ -3,13 +3,14 @@ package deps
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	// Named apart: the package's type source is the engine's view of it.
+	srcset "github.com/culprit-go/culprit/source"
 )
 
 // UnitKind says what a unit of execution is.
@@ -87,6 +88,7 @@ type function struct {
 // file is one parsed source file.
 type file struct {
 	path  string
+	sf    *srcset.File // its text, syntax and positions
 	fset  *token.FileSet
 	tf    *token.File
 	ast   *ast.File
@@ -252,15 +254,17 @@ func (fn *function) paramKey(name string) string {
 }
 
 // source holds the parsed files a trace names and the package-level
-// variables of their packages.
+// variables of their packages: the engine's view of the files of set,
+// which reads each once and keeps them for whoever renders the run
+// (Run.Files).
 type source struct {
-	fset    *token.FileSet
+	set     *srcset.Set
+	fset    *token.FileSet // set's
 	files   map[string]*file
 	globals map[string]map[string]bool // directory -> package-level variable names
 	// declared holds, per directory, where each package-level variable
 	// is declared: of every Go file of the directory, those the trace
-	// names and those it does not (var declarations alone, regexps,
-	// tables).
+	// names and those it does not (srcset.Set.Vars).
 	declared map[string]map[string]declSite
 	missing  map[string]error // files that could not be parsed
 }
@@ -272,13 +276,22 @@ type declSite struct {
 }
 
 func newSource() *source {
-	return &source{fset: token.NewFileSet(), files: map[string]*file{}, globals: map[string]map[string]bool{},
+	set := srcset.New(nil)
+	return &source{set: set, fset: set.FileSet(), files: map[string]*file{}, globals: map[string]map[string]bool{},
 		declared: map[string]map[string]declSite{}, missing: map[string]error{}}
 }
 
-// declare scans the Go files of dir once for their package-level
-// variables (test files after the others: the first declaration of a
-// name wins, build constraints aside).
+// Files returns the source files the replay read, each read once: those
+// who render the run (flow, the reports, the web view) read them from
+// it. A run built without sources returns an empty Set.
+func (r *Run) Files() *srcset.Set {
+	if r.src == nil {
+		return srcset.New(nil)
+	}
+	return r.src.set
+}
+
+// declare finds the package-level variables of dir once.
 func (s *source) declare(dir string) {
 	if s.declared[dir] != nil {
 		return
@@ -287,31 +300,9 @@ func (s *source) declare(dir string) {
 	if s.globals[dir] == nil {
 		s.globals[dir] = map[string]bool{}
 	}
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-	sort.SliceStable(paths, func(i, j int) bool {
-		return !strings.HasSuffix(paths[i], "_test.go") && strings.HasSuffix(paths[j], "_test.go")
-	})
-	fset := token.NewFileSet()
-	for _, path := range paths {
-		af, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		for _, d := range af.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, sp := range gd.Specs {
-				for _, n := range sp.(*ast.ValueSpec).Names {
-					if _, seen := s.declared[dir][n.Name]; !seen && n.Name != "_" {
-						p := fset.Position(n.Pos())
-						s.declared[dir][n.Name] = declSite{path, p.Line, p.Column}
-						s.globals[dir][n.Name] = true
-					}
-				}
-			}
-		}
+	for name, d := range s.set.Vars(dir) {
+		s.declared[dir][name] = declSite{d.Path, d.Line, d.Col}
+		s.globals[dir][name] = true
 	}
 }
 
@@ -323,17 +314,17 @@ func (s *source) file(path string) *file {
 	if _, bad := s.missing[path]; bad {
 		return nil
 	}
-	src, err := os.ReadFile(path)
+	sf, err := s.set.File(path)
 	if err != nil {
 		s.missing[path] = err
 		return nil
 	}
-	af, err := parser.ParseFile(s.fset, path, src, 0)
+	af, err := sf.Syntax()
 	if err != nil {
 		s.missing[path] = fmt.Errorf("parse %s: %w", path, err)
 		return nil
 	}
-	f := &file{path: path, fset: s.fset, tf: s.fset.File(af.Pos()), ast: af, src: src, decls: map[*ast.Object]token.Pos{}, keys: map[*ast.Ident]string{}}
+	f := &file{path: path, sf: sf, fset: s.fset, tf: sf.Token(), ast: af, src: sf.Bytes(), decls: map[*ast.Object]token.Pos{}, keys: map[*ast.Ident]string{}}
 	s.files[path] = f
 	dir := filepath.Dir(path)
 	s.declare(dir)
@@ -352,12 +343,7 @@ func (s *source) file(path string) *file {
 }
 
 // pos converts a 1-based line and byte column to a position in f.
-func (f *file) pos(line, col int) token.Pos {
-	if line < 1 || line > f.tf.LineCount() {
-		return token.NoPos
-	}
-	return f.tf.LineStart(line) + token.Pos(col-1)
-}
+func (f *file) pos(line, col int) token.Pos { return f.sf.Pos(line, col) }
 
 // unitAt returns the innermost unit holding pos, or nil.
 func (f *file) unitAt(pos token.Pos) *unit {
@@ -482,7 +468,7 @@ func (f *file) text(n ast.Node) string {
 	if t, ok := f.texts[n]; ok {
 		return t
 	}
-	t := string(f.src[f.tf.Offset(n.Pos()):f.tf.Offset(n.End())])
+	t := f.sf.Text(n)
 	if f.texts == nil {
 		f.texts = map[ast.Node]string{}
 	}

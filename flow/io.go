@@ -2,14 +2,13 @@ package flow
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/source"
 )
 
 // The program's standard streams as the engine sees them: calls into
@@ -104,7 +103,7 @@ func (s *streams) nameOf(n *deps.Node) string {
 // arguments and environment.
 func newStreams(r *deps.Run) *streams {
 	g := r.Graph
-	s := &streams{g: g, src: newSources(r), inputs: map[int]string{}, values: map[int][]string{}, cut: map[int]bool{}}
+	s := &streams{g: g, src: &sources{r.Files()}, inputs: map[int]string{}, values: map[int][]string{}, cut: map[int]bool{}}
 	split := map[string]bool{} // scanners whose Split was called: they return tokens
 	for _, n := range g.Nodes {
 		if recv, ok := strings.CutSuffix(n.Var, ".Split()>"); ok && strings.HasPrefix(recv, "<") {
@@ -292,102 +291,67 @@ func methodCall(call string) (recv, method string, ok bool) {
 	return recv, method, strings.Count(recv, ".") <= 1
 }
 
-// sources holds the program's source files for what the graph's names
-// do not say: a statement's arguments, a line's text. They are the
-// files the replay read (deps.Run.Syntax), else read once here.
+// sources are the program's source files for what the graph's names do
+// not say: a statement's arguments, a line's text. They are the files
+// the replay read (deps.Run.Files), each read once.
 type sources struct {
-	run   *deps.Run // nil: none
-	fset  *token.FileSet
-	fsets map[string]*token.FileSet // per file: the replay's or fset
-	files map[string]*ast.File
-	data  map[string][]byte
-	lines map[string][]string
+	set *source.Set
 }
 
-func newSources(run *deps.Run) *sources {
-	return &sources{run: run, fset: token.NewFileSet(), fsets: map[string]*token.FileSet{}, files: map[string]*ast.File{}, data: map[string][]byte{}, lines: map[string][]string{}}
-}
-
-// parse returns the file parsed, nil when it cannot be read or parsed.
-func (s *sources) parse(file string) *ast.File {
-	f, ok := s.files[file]
-	if ok {
-		return f
+// file returns a file, nil when it cannot be read.
+func (s *sources) file(name string) *source.File {
+	f, err := s.set.File(name)
+	if err != nil {
+		return nil
 	}
-	if s.run != nil {
-		if fset, af, data, ok := s.run.Syntax(file); ok {
-			s.files[file], s.fsets[file], s.data[file] = af, fset, data
-			return af
-		}
-	}
-	if data := s.read(file); data != nil {
-		f, _ = parser.ParseFile(s.fset, file, data, parser.SkipObjectResolution)
-		s.fsets[file] = s.fset
-	}
-	s.files[file] = f
 	return f
-}
-
-// read returns the bytes of a file, nil when it cannot be read.
-func (s *sources) read(file string) []byte {
-	if data, ok := s.data[file]; ok {
-		return data
-	}
-	var data []byte
-	if s.run != nil {
-		_, _, data, _ = s.run.Syntax(file)
-	}
-	if data == nil {
-		data, _ = os.ReadFile(file)
-	}
-	s.data[file] = data
-	return data
-}
-
-// position returns the position of p in a file parse returned.
-func (s *sources) position(file string, p token.Pos) token.Position {
-	if fset := s.fsets[file]; fset != nil {
-		return fset.Position(p)
-	}
-	return token.Position{}
 }
 
 // line returns the text of a line of a file, "" when it cannot be read.
 func (s *sources) line(file string, line int) string {
-	ls, ok := s.lines[file]
-	if !ok {
-		if data := s.read(file); data != nil {
-			ls = strings.Split(string(data), "\n")
+	if f := s.file(file); f != nil {
+		return f.Line(line)
+	}
+	return ""
+}
+
+// callsAt calls yield with each call that starts at file:line:col, the
+// outer before the inner ("f(x)(y)", then "f(x)"), until it returns
+// false; with none when the file cannot be parsed.
+func (s *sources) callsAt(file string, line, col int, yield func(f *source.File, c *ast.CallExpr) bool) {
+	f := s.file(file)
+	if f == nil {
+		return
+	}
+	af, err := f.Syntax()
+	if err != nil {
+		return
+	}
+	done := false
+	ast.Inspect(af, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if done || !ok {
+			return !done
 		}
-		s.lines[file] = ls
-	}
-	if line < 1 || line > len(ls) {
-		return ""
-	}
-	return ls[line-1]
+		if p := f.Position(c.Pos()); p.Line == line && p.Column == col && !yield(f, c) {
+			done = true
+		}
+		return !done
+	})
 }
 
 // firstArg returns the source of the first argument of the call that
 // starts at file:line:col, "" when there is none or the file cannot be
 // parsed.
 func (s *sources) firstArg(file string, line, col int) string {
-	f := s.parse(file)
-	if f == nil {
-		return ""
-	}
 	var arg string
-	ast.Inspect(f, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if arg != "" || !ok {
-			return arg == ""
-		}
-		p := s.position(file, c.Pos())
-		if p.Line == line && p.Column == col && len(c.Args) > 0 {
+	s.callsAt(file, line, col, func(_ *source.File, c *ast.CallExpr) bool {
+		if len(c.Args) > 0 {
 			if text, ok := exprText(c.Args[0]); ok {
 				arg = text
 			}
 		}
-		return true
+		return arg == ""
 	})
 	return arg
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/source"
 )
 
 // What a run printed: the calls whose bytes reach the program's standard
@@ -196,42 +197,21 @@ func literal(v string) (any, bool) {
 // callAt returns the call expression that starts at file:line:col and
 // its source text.
 func (s *sources) callAt(file string, line, col int) (*ast.CallExpr, string) {
-	f := s.parse(file)
-	if f == nil {
-		return nil, ""
-	}
 	var call *ast.CallExpr
-	ast.Inspect(f, func(n ast.Node) bool {
-		if call != nil {
-			return false
-		}
-		c, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		if p := s.position(file, c.Pos()); p.Line == line && p.Column == col {
-			call = c
-			return false
-		}
-		return true
+	var text string
+	s.callsAt(file, line, col, func(f *source.File, c *ast.CallExpr) bool {
+		call, text = c, f.Text(c)
+		return false
 	})
-	if call == nil {
-		return nil, ""
-	}
-	return call, s.text(file, call)
+	return call, text
 }
 
-// text returns the source of a node of a file parsed by s.
+// text returns the source of a node of a file callAt returned a call of.
 func (s *sources) text(file string, n ast.Node) string {
-	data, ok := s.data[file]
-	if !ok {
-		return ""
+	if f := s.file(file); f != nil {
+		return f.Text(n)
 	}
-	a, b := s.position(file, n.Pos()).Offset, s.position(file, n.End()).Offset
-	if a < 0 || b > len(data) || a > b {
-		return ""
-	}
-	return string(data[a:b])
+	return ""
 }
 
 // through lists the variables, elements and fields output id came

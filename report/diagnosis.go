@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/culprit-go/culprit/diagnosis"
+	"github.com/culprit-go/culprit/source"
 )
 
 // DiagnosisInfo is what the renderers say about the diagnosed run besides
@@ -24,6 +25,9 @@ type DiagnosisInfo struct {
 	Together bool
 	Sources  []string // the evidence gathered: "spectra", "slices (2 tests)", "mutants (40)"
 	Notes    []string
+	// Files are the source files read already (deps.Run.Files of the
+	// slicing runs): the lines are read from it; nil reads them anew.
+	Files *source.Set
 }
 
 // Group is a group of failing tests that fail the same way.
@@ -84,7 +88,7 @@ func changesAlone(ms []diagnosis.Mutant) bool {
 // failing tests left for another run (info.Notes are the caller's to
 // show).
 func DiagnosisText(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top int) error {
-	src := newSources(info.Root, nil)
+	src := newSources(info.Root, nil, info.Files)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# diagnosis: %d failing and %d passing runs; evidence: %s\n", d.Failing, d.Passing, strings.Join(info.Sources, ", "))
 	if info.Group.Signature != "" {
@@ -225,7 +229,7 @@ type JSONDiagnosedFunc struct {
 
 // DiagnosisJSON writes the diagnosis as JSON.
 func DiagnosisJSON(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top int) error {
-	src := newSources(info.Root, nil)
+	src := newSources(info.Root, nil, info.Files)
 	out := JSONDiagnosis{Kind: "diagnosis", Failed: d.Failing, Passed: d.Passing, Evidence: info.Sources, Weights: d.Weights,
 		Group: info.Group, Others: info.Others, Together: info.Together, Notes: info.Notes}
 	if out.Others == nil {

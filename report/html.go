@@ -62,7 +62,7 @@ type htmlFile struct {
 // counts, suspiciousness and rank of each executed line as a tooltip.
 func HTML(w io.Writer, r *spectrum.Ranking, opt Options) error {
 	s := r.Spectra
-	src := newSources(s.Root, opt.Source)
+	src := newSources(s.Root, opt.Source, opt.Files)
 	anchor := func(file string, line int) string { return fmt.Sprintf("L%s:%d", file, line) }
 	data := struct {
 		Header string

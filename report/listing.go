@@ -107,7 +107,7 @@ func spans(r *spectrum.Ranking, src *sources, filter string) map[string][]span {
 // Tarantula's continuous spectrum: red for failing runs only, green for
 // passing runs only, yellow in between, paler with less support.
 func Listing(w io.Writer, r *spectrum.Ranking, opt Options) error {
-	src := newSources(r.Spectra.Root, opt.Source)
+	src := newSources(r.Spectra.Root, opt.Source, opt.Files)
 	info := lineTable(r)
 	all := spans(r, src, opt.List)
 	files := make([]string, 0, len(all))

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/culprit-go/culprit/deps"
+	"github.com/culprit-go/culprit/source"
 )
 
 // SliceInfo says where a slice comes from, for the renderers' headers.
@@ -20,6 +20,9 @@ type SliceInfo struct {
 	Package string
 	Test    string
 	Outcome string
+	// Files are the source files the replay read (deps.Run.Files): the
+	// code views read them from it; nil reads them anew.
+	Files *source.Set
 }
 
 // rel returns file relative to root, slash-separated, when it is under it.
@@ -137,7 +140,7 @@ func sliceSpans(nodes []*deps.Node) []sliceSpan {
 // node, slice lines marked "*" and annotated with their dependencies.
 func SliceCode(w io.Writer, s *deps.Slice, info SliceInfo) error {
 	nodes := s.Sorted()
-	src := newSources(info.Root, nil)
+	src := newSources(info.Root, nil, info.Files)
 	byLine := map[string]map[int][]*deps.Node{}
 	for _, n := range nodes {
 		if byLine[n.File] == nil {
@@ -398,17 +401,13 @@ type CheckedJSONLine struct {
 // NewCheckedJSON groups tests' checked coverage by package.
 func NewCheckedJSON(covs []*deps.Coverage, info SliceInfo) *CheckedJSON {
 	out := &CheckedJSON{Schema: 1, Packages: []CheckedJSONPackage{}}
-	src := map[string][]string{}
+	files := info.Files
+	if files == nil {
+		files = source.New(nil)
+	}
 	text := func(l deps.Line) string {
-		lines, ok := src[l.File]
-		if !ok {
-			if b, err := os.ReadFile(l.File); err == nil {
-				lines = strings.Split(string(b), "\n")
-			}
-			src[l.File] = lines
-		}
-		if l.Line >= 1 && l.Line <= len(lines) {
-			return strings.TrimSpace(lines[l.Line-1])
+		if f, err := files.File(l.File); err == nil {
+			return strings.TrimSpace(f.Line(l.Line))
 		}
 		return ""
 	}

@@ -1,13 +1,11 @@
 package report
 
 import (
-	"bytes"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
+	"github.com/culprit-go/culprit/source"
 	"github.com/culprit-go/culprit/spectrum"
 )
 
@@ -19,43 +17,50 @@ type Options struct {
 	List      string            // listing: only files or functions whose name contains it ("" all)
 	Source    fs.FS             // where event files are read from; nil is the directory Spectra.Root
 	Metrics   []spectrum.Metric // side-by-side table: the metrics to show
+	// Files are the source files read already (deps.Run.Files): with
+	// Source nil, files are read through it, each once per command; nil
+	// reads them anew.
+	Files *source.Set
 }
 
-// sources reads and caches source files, split into lines.
+// sources reads a renderer's source files, by the names its analyses
+// give them: absolute, or relative to the module root.
 type sources struct {
-	fsys  fs.FS
-	files map[string][]string
+	set  *source.Set
+	root string // relative names are under it on disk ("": they cannot be read)
+	inFS bool   // relative names are read from set's fs.FS instead
 }
 
-func newSources(root string, fsys fs.FS) *sources {
-	if fsys == nil && root != "" {
-		fsys = os.DirFS(root)
-	}
-	return &sources{fsys: fsys, files: map[string][]string{}}
-}
-
-// lines returns the lines of file, nil when it cannot be read.
-func (s *sources) lines(file string) []string {
-	if ls, ok := s.files[file]; ok {
-		return ls
-	}
-	var data []byte
-	var err error
+// newSources returns the sources of files relative to root, read from
+// fsys when it is not nil, else through set (nil: a new one).
+func newSources(root string, fsys fs.FS, set *source.Set) *sources {
 	switch {
-	case filepath.IsAbs(file):
-		data, err = os.ReadFile(file)
-	case s.fsys != nil && fs.ValidPath(path.Clean(file)):
-		data, err = fs.ReadFile(s.fsys, path.Clean(file))
-	default:
-		err = fs.ErrNotExist
+	case fsys != nil:
+		return &sources{set: source.New(fsys), inFS: true}
+	case set == nil:
+		set = source.New(nil)
 	}
-	var ls []string
-	if err == nil {
-		data = bytes.TrimSuffix(data, []byte("\n"))
-		ls = strings.Split(strings.ReplaceAll(string(data), "\t", "    "), "\n")
+	return &sources{set: set, root: root}
+}
+
+// lines returns the lines of file, tabs expanded, nil when it cannot be
+// read.
+func (s *sources) lines(file string) []string {
+	name := file
+	if !filepath.IsAbs(file) {
+		clean := path.Clean(file)
+		switch {
+		case !fs.ValidPath(clean):
+			return nil
+		case s.inFS:
+			name = clean
+		case s.root == "":
+			return nil
+		default:
+			name = filepath.Join(s.root, filepath.FromSlash(clean))
+		}
 	}
-	s.files[file] = ls
-	return ls
+	return s.set.Lines(name)
 }
 
 // line returns line n (1-based) of file, "" when unknown.

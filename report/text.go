@@ -49,7 +49,7 @@ func eventText(e spectrum.Event) string {
 // Text writes the ranking as lines "rank score ef ep file:line:col event
 // source", most suspicious first; tied entries show their rank range.
 func Text(w io.Writer, r *spectrum.Ranking, opt Options) error {
-	src := newSources(r.Spectra.Root, opt.Source)
+	src := newSources(r.Spectra.Root, opt.Source, opt.Files)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# %s\n", Header(r))
 	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/culprit-go/culprit/flow"
 	"github.com/culprit-go/culprit/invariant"
 	"github.com/culprit-go/culprit/report"
+	"github.com/culprit-go/culprit/source"
 	"github.com/culprit-go/culprit/spectrum"
 	"github.com/culprit-go/culprit/trace"
 )
@@ -75,7 +75,7 @@ type Server struct {
 	diag map[lineKey]*diagnosis.Line // the diagnosis's lines; nil without one
 
 	files    []string            // files shown, relative to root, slash-separated
-	src      map[string][]string // their lines
+	src      map[string][]string // their lines, tabs expanded
 	lines    map[lineKey]*lineData
 	executed int // lines the sliced (or failing) runs executed
 }
@@ -272,9 +272,17 @@ func (s *Server) index() {
 		}
 	}
 	s.executed = len(failing)
+	read := source.New(nil) // the replay's files, when it ran
+	if s.run != nil {
+		read = s.run.Files()
+	}
 	for f := range files {
 		s.files = append(s.files, f)
-		s.src[f] = readLines(s.root, f)
+		name := filepath.FromSlash(f)
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(s.root, name)
+		}
+		s.src[f] = read.Lines(name)
 	}
 	// Files with ranked events first (the code under test), then tests.
 	sort.Slice(s.files, func(i, j int) bool {
@@ -284,21 +292,6 @@ func (s *Server) index() {
 		}
 		return s.files[i] < s.files[j]
 	})
-}
-
-// readLines reads a source file (relative to root unless absolute) as
-// lines, tabs expanded; nil when it cannot be read.
-func readLines(root, file string) []string {
-	name := filepath.FromSlash(file)
-	if !filepath.IsAbs(name) {
-		name = filepath.Join(root, name)
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil
-	}
-	data = bytes.TrimSuffix(data, []byte("\n"))
-	return strings.Split(strings.ReplaceAll(string(data), "\t", "    "), "\n")
 }
 
 // source returns line n of file, "" when unknown.

@@ -342,7 +342,7 @@ func writeSlice(e *env, r *deps.Run, crit criterion, forward bool, format, out, 
 	} else {
 		s = r.Backward(ids...)
 	}
-	info := sfl.SliceInfo{Root: root, Package: r.Package, Test: r.Test, Outcome: r.Outcome.String()}
+	info := sfl.SliceInfo{Root: root, Package: r.Package, Test: r.Test, Outcome: r.Outcome.String(), Files: r.Files()}
 	render := format
 	if out != "" && (strings.HasSuffix(out, ".svg") || strings.HasSuffix(out, ".png")) {
 		render = "dot"
