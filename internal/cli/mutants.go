@@ -17,20 +17,28 @@ import (
 type mutationFlags struct {
 	on      bool
 	budget  time.Duration // 0: a multiple of the instrumented run's time
+	max     int           // mutants made and run at most, the most suspicious lines' (0: no cap)
 	funcs   int           // the most suspicious functions whose lines are mutated
 	passing int           // passing tests run against each mutant, per package
 }
 
 // mutationBudget is the mutation step's default time, building
 // included, for an instrumented run of the tests (loading, building and
-// running them) that took ran: a few times the run, so that the whole
-// diagnosis stays within about ten times the plain run of the tests,
-// not a fixed time on top (it was 3x the run plus 20 s: a package whose
-// tests build and run in a second took half a minute to diagnose,
-// mostly its mutants). The most suspicious lines' mutants run first.
+// running them) that took ran. It is a safety net, not what decides how
+// many mutants run: that is the count (-mutation-max), so that two
+// diagnoses of the same code on a busy and an idle machine mutate the
+// same lines and rank alike. The time it allows (three times the run
+// plus 10 s; the most suspicious lines' mutants run first) holds the
+// capped count of mutants on the corpus's bugs; a step it cuts says so
+// in a note.
 func mutationBudget(ran time.Duration) time.Duration {
-	return 2*ran + 2*time.Second
+	return 3*ran + 10*time.Second
 }
+
+// defaultMutationMax is how many mutants the diagnosis makes and runs at
+// most by default: every mutant of the five most suspicious functions
+// on all but the largest of the real-fault corpus's bugs.
+const defaultMutationMax = 300
 
 // mutantPlan is what the mutation step mutates and runs: the executed
 // lines of the first diagnosis's most suspicious functions, and the
@@ -127,7 +135,7 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 // loads the files' packages itself).
 func runMutants(ctx context.Context, f mutationFlags, goFlags []string, p *mutantPlan, loaded []*packages.Package) ([]diagnosis.Mutant, []string) {
 	res, err := instrument.Mutate(ctx, instrument.Mutation{Lines: p.lines, Order: p.order, Ranked: p.ranked, Failing: p.failing, Passing: p.passing,
-		GoFlags: goFlags, Budget: f.budget, Jobs: 2, Loaded: loaded})
+		GoFlags: goFlags, Budget: f.budget, Max: f.max, Jobs: 2, Loaded: loaded})
 	if err != nil && ctx.Err() != nil {
 		return nil, []string{"mutants left out: stopped while building them"}
 	}

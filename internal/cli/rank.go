@@ -105,7 +105,8 @@ func runRank(e *env, args []string) int {
 	slices := fs.Int("slices", maxSliced, "slice up to `N` failing tests for the diagnosis, one of each group in turn (0: none)")
 	mutants := fs.Bool("mutants", true, "mutate the most suspicious functions' lines for the diagnosis")
 	cases := fs.Bool("cases", false, "diagnosis: count the cases of a sliced failing test that passed (a table-driven test without subtests) as passing runs (test case purification; off by default: on the real-fault corpus's training bugs it ranked faults that passing cases also ran lower)")
-	mutBudget := fs.Duration("mutation-budget", 0, "time for the mutation step, building included (default: 2x the instrumented run, loading and building included, plus 2s)")
+	mutBudget := fs.Duration("mutation-budget", 0, "time limit of the mutation step, building included, a safety net: mutants it leaves out are noted (default: 3x the instrumented run, loading and building included, plus 10s)")
+	mutMax := fs.Int("mutation-max", defaultMutationMax, "make and run at most `N` mutants, the most suspicious lines' first, so that the diagnosis does not depend on the machine's speed (0: no cap)")
 	mutFuncs := fs.Int("mutate-funcs", 5, "mutate the lines of the `N` most suspicious functions")
 	timeout := fs.Duration("timeout", 0, "diagnosis: stop after `D` and rank with the evidence gathered by then, saying what was left out (default 0: slices and mutants may take ten times the instrumented test run plus a minute; negative: no limit)")
 	wf := addWebFlags(fs)
@@ -125,7 +126,7 @@ func runRank(e *env, args []string) int {
 	diagnose := !set["metric"] && !set["events"] && !set["dstar-exp"] && !*tree && *shard == "" && !*merge && *traceDir == "" && *list == ""
 	diag := diagFlags{format: *format, out: *out, top: *top, test: *diagTest, testOut: *testOut,
 		testFiles: *testFiles, slices: *slices, cases: *cases, timeout: *timeout,
-		mutation: mutationFlags{on: *mutants, budget: *mutBudget, funcs: *mutFuncs, passing: 20}}
+		mutation: mutationFlags{on: *mutants, budget: *mutBudget, max: *mutMax, funcs: *mutFuncs, passing: 20}}
 	if diagnose && wf.on() {
 		// The web view shows the diagnosis on its ranking page, the
 		// single metric's a tab away.

@@ -36,6 +36,11 @@ type Mutation struct {
 	Passing map[string][]string // package path -> tests ("TestX", "TestX/sub") to run against each mutant
 	GoFlags []string            // the user's go test flags (build tags...)
 	Env     []string            // nil is os.Environ()
+	// Max, when positive, is how many mutants are made and run at most:
+	// those of the most suspicious lines (Ranked), a line's mutants all
+	// or none, so that what runs does not depend on the machine's speed.
+	// The lines left out are counted in MutationResult.Capped.
+	Max int
 	// Budget bounds the whole step, building included: mutants not run
 	// by then are counted in MutationResult.Skipped.
 	Budget time.Duration
@@ -73,6 +78,7 @@ type MutantOutcome struct {
 type MutationResult struct {
 	Mutants []MutantOutcome // in mutant order
 	Skipped int             // mutants left out for the budget
+	Capped  int             // lines left unmutated for Max
 	Unbuilt int             // lines left unmutated because their mutants did not compile
 	Notes   []string
 }
@@ -116,6 +122,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	}
 	res := &MutationResult{}
 	drop := map[string]map[int]bool{} // lines whose mutants did not compile
+	capped := map[string]map[int]bool{}
 	var sites []MutantSite
 	var tests []string // package paths to test
 	for p := range cfg.Failing {
@@ -138,7 +145,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 			}
 			lines := map[int]bool{}
 			for _, l := range cfg.Lines[file] {
-				if !drop[file][l] {
+				if !drop[file][l] && !capped[file][l] {
 					lines[l] = true
 				}
 			}
@@ -166,6 +173,14 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 			res.Notes = append(res.Notes, "no mutant could be made of the chosen lines")
 			return res, nil
 		}
+		if cfg.Max > 0 && len(sites) > cfg.Max {
+			// Over the cap: the least suspicious lines are left
+			// unmutated, and the rest made again (numbered from 1).
+			if n := capLines(sites, cfg.Ranked, cfg.Max, capped); n > 0 {
+				res.Capped += n
+				continue
+			}
+		}
 		bins, err = buildMutants(ctx, dir, env, work, overlay, tests, cfg.GoFlags)
 		if err == nil {
 			break
@@ -187,6 +202,9 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	}
 	if res.Unbuilt > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d lines left unmutated: their mutants did not compile", res.Unbuilt))
+	}
+	if res.Capped > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("%d less suspicious lines left unmutated: at most %d mutants are run", res.Capped, cfg.Max))
 	}
 
 	// The original's outcomes, then each mutant's, each run bounded by a
@@ -254,6 +272,36 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d of %d mutants not run: the mutation budget (%s) ran out", res.Skipped, len(sites), cfg.Budget.Round(time.Second)))
 	}
 	return res, nil
+}
+
+// capLines adds to capped the lines whose mutants come after the first
+// max in run order, a line's mutants kept or left out together (the
+// first line is kept whatever its count), and returns how many lines it
+// added.
+func capLines(sites []MutantSite, ranked []FileLine, max int, capped map[string]map[int]bool) int {
+	count := map[FileLine]int{}
+	for _, s := range sites {
+		count[FileLine{s.File, s.Line}]++
+	}
+	n, added := 0, 0
+	seen := map[FileLine]bool{}
+	for _, i := range runOrder(sites, ranked) {
+		l := FileLine{sites[i].File, sites[i].Line}
+		if seen[l] {
+			continue
+		}
+		seen[l] = true
+		if added == 0 && (n == 0 || n+count[l] <= max) {
+			n += count[l]
+			continue
+		}
+		if capped[l.File] == nil {
+			capped[l.File] = map[int]bool{}
+		}
+		capped[l.File][l.Line] = true
+		added++
+	}
+	return added
 }
 
 // runOrder returns the indexes of sites in the order their mutants are

@@ -172,3 +172,67 @@ func TestRunOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCapLines keeps the most suspicious lines' mutants up to the cap, a
+// line's all or none, the first line whatever its count, and leaves out
+// every line after the first that does not fit.
+func TestCapLines(t *testing.T) {
+	sites := []MutantSite{{ID: 1, File: "/a.go", Line: 3}, {ID: 2, File: "/a.go", Line: 3}, {ID: 3, File: "/a.go", Line: 9},
+		{ID: 4, File: "/b.go", Line: 1}, {ID: 5, File: "/b.go", Line: 1}, {ID: 6, File: "/b.go", Line: 1}, {ID: 7, File: "/c.go", Line: 2}}
+	ranked := []FileLine{{"/b.go", 1}, {"/a.go", 9}, {"/a.go", 3}, {"/c.go", 2}}
+	for _, tc := range []struct {
+		name string
+		max  int
+		want []FileLine // capped, in no order
+	}{
+		{"all fit", 7, nil},
+		{"whole lines", 4, []FileLine{{"/a.go", 3}, {"/c.go", 2}}},
+		{"a line that does not fit ends the kept ones", 5, []FileLine{{"/a.go", 3}, {"/c.go", 2}}},
+		{"the first line whatever its count", 1, []FileLine{{"/a.go", 9}, {"/a.go", 3}, {"/c.go", 2}}},
+	} {
+		capped := map[string]map[int]bool{}
+		n := capLines(sites, ranked, tc.max, capped)
+		var got []FileLine
+		for _, l := range ranked {
+			if capped[l.File][l.Line] {
+				got = append(got, l)
+			}
+		}
+		var want []FileLine
+		for _, l := range ranked {
+			if slices.Contains(tc.want, l) {
+				want = append(want, l)
+			}
+		}
+		if n != len(want) || !slices.Equal(got, want) {
+			t.Errorf("%s: capped %v (%d), want %v", tc.name, got, n, want)
+		}
+	}
+}
+
+// TestMutateMax makes and runs no more mutants than the cap, those of the
+// first lines, and says how many lines it left out.
+func TestMutateMax(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/mutate")
+	file := filepath.Join(dir, "mid.go")
+	var all []int
+	for l := 1; l <= 78; l++ {
+		all = append(all, l)
+	}
+	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: all}, Order: []string{file}, Max: 8,
+		Failing: map[string][]string{"example.com/mutate": {"TestMiddleFails"}}, Budget: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Mutants) == 0 || len(res.Mutants) > 8 || res.Capped == 0 || res.Skipped != 0 {
+		t.Fatalf("%d mutants run, %d lines capped, %d skipped: %v", len(res.Mutants), res.Capped, res.Skipped, res.Notes)
+	}
+	for i, m := range res.Mutants {
+		if m.ID != i+1 {
+			t.Errorf("mutant %d numbered %d: the capped build numbers from 1", i+1, m.ID)
+		}
+	}
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "at most 8 mutants") {
+		t.Errorf("notes %q do not name the cap", res.Notes)
+	}
+}
