@@ -84,14 +84,19 @@ func build(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Options) 
 	if opt.MaxNodes == 0 {
 		opt.MaxNodes = max(minNodes, len(proc.Events)/eventsPerNode)
 	}
-	return replayOne(tr, proc, test, opt, func(want func(int) bool, f func(*trace.Event)) error {
+	return replayOne(tr, proc, test, opt, held(proc))
+}
+
+// held calls back with the events of proc held in memory.
+func held(proc *trace.Process) events {
+	return func(want func(int) bool, f func(*trace.Event)) error {
 		for i := range proc.Events {
 			if e := &proc.Events[i]; want(e.Test) {
 				f(e)
 			}
 		}
 		return nil
-	})
+	}
 }
 
 // events calls f back with a process's events, in order, those of the
@@ -231,6 +236,16 @@ func replayOne(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Optio
 // builder replays the events of its test, of the test's parents and of
 // package initialization (test 0), whose variables it sees.
 func replay(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.Test, opt Options, each events) ([]*Run, error) {
+	opts := make([]Options, len(tests))
+	for i := range opts {
+		opts[i] = opt
+	}
+	return replayEach(tr, prog, proc, tests, opts, each)
+}
+
+// replayEach is replay with options of its own for each test's graph,
+// opts[i] tests[i]'s: one pass builds graphs of either view.
+func replayEach(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.Test, opts []Options, each events) ([]*Run, error) {
 	need := trace.EventRead | trace.EventFunc
 	if tr.Sites.Events&need != need {
 		return nil, fmt.Errorf("the trace lacks reads or function events (recorded: %s): run culprit test -events all", tr.Sites.Events)
@@ -238,6 +253,7 @@ func replay(tr *trace.Trace, prog *program, proc *trace.Process, tests []*trace.
 	builders := make([]*builder, len(tests))
 	feeds := map[int][]*builder{} // test ID -> the builders its events go to
 	for i, test := range tests {
+		opt := opts[i]
 		b := newBuilder(prog, test)
 		if opt.Versions {
 			b.view = newVersioned(b, opt.MaxNodes)

@@ -144,11 +144,9 @@ func Load(dir string, opt Options) (*Server, error) {
 	const stream = trace.EventWrite | trace.EventRead | trace.EventCall
 	if tr.Sites.Events&stream != stream {
 		s.slErr = errors.New("the trace has no dependence events (reads, writes, calls): record it with culprit slice, or culprit test -events all")
-	} else if r, err := deps.Build(tr, deps.Options{Test: opt.Test}); err != nil {
-		s.slErr = fmt.Errorf("slice: %w", err)
+		s.flowErr = s.slErr
 	} else {
-		s.run = r
-		s.notes = append(s.notes, r.Notes...)
+		s.graphs(tr)
 	}
 
 	if opt.Contracts != nil {
@@ -161,25 +159,55 @@ func Load(dir string, opt Options) (*Server, error) {
 		s.mined = invariant.Mine(cs, invariant.Options{})
 	}
 
-	if s.slErr != nil {
-		s.flowErr = s.slErr
-	} else {
-		s.flow, s.flowErr = buildFlow(tr, opt.Flow)
-	}
-
 	s.index()
 	return s, nil
 }
 
-// buildFlow draws the flow graph, turning a panic of the flow package
-// (still being completed) into an error.
-func buildFlow(tr *trace.Trace, opt flow.Options) (g *flow.Graph, err error) {
+// graphs builds the graphs of the run the view slices and of the run
+// whose flow it draws, with one replay (deps.BuildAll): the summary
+// graph and the execution-level one, of the same run unless
+// Options.Flow names another test. The flow graph is left out, with its
+// error, when the slices' graph cannot be built.
+func (s *Server) graphs(tr *trace.Trace) {
+	runs, errs, p := buildRuns(tr, deps.Options{Test: s.opt.Test}, deps.Options{Test: s.opt.Flow.Test, Versions: true})
+	if p != nil {
+		// The execution-level graph's replay is the one still being
+		// completed: the slices' graph is built alone.
+		runs, errs = make([]*deps.Run, 2), []error{nil, fmt.Errorf("internal error: %v", p)}
+		runs[0], errs[0] = deps.Build(tr, deps.Options{Test: s.opt.Test})
+	}
+	if errs[0] != nil {
+		s.slErr = fmt.Errorf("slice: %w", errs[0])
+		s.flowErr = s.slErr
+		return
+	}
+	s.run = runs[0]
+	s.notes = append(s.notes, s.run.Notes...)
+	if errs[1] != nil {
+		s.flowErr = fmt.Errorf("flow: %w", errs[1])
+		return
+	}
+	s.flow, s.flowErr = buildFlow(runs[1], s.opt.Flow)
+}
+
+// buildRuns is deps.BuildAll, returning the value of a panic.
+func buildRuns(tr *trace.Trace, opts ...deps.Options) (runs []*deps.Run, errs []error, p any) {
+	defer func() {
+		p = recover()
+	}()
+	runs, errs = deps.BuildAll(tr, opts...)
+	return runs, errs, nil
+}
+
+// buildFlow draws the flow graph of an execution-level graph, turning a
+// panic of the flow package (still being completed) into an error.
+func buildFlow(r *deps.Run, opt flow.Options) (g *flow.Graph, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			g, err = nil, fmt.Errorf("flow: internal error: %v", p)
 		}
 	}()
-	g, err = flow.Build(tr, opt)
+	g, err = flow.FromRun(r, opt)
 	if err != nil {
 		return nil, fmt.Errorf("flow: %w", err)
 	}
