@@ -1,6 +1,7 @@
 package deps
 
 import (
+	"fmt"
 	"go/ast"
 	"path/filepath"
 	"sort"
@@ -148,6 +149,9 @@ func leafRuns(dir string, batch int, each func(*trace.Trace, *trace.Test, *Run))
 	d, tr, err := openStream(dir)
 	if err != nil {
 		return err
+	}
+	if tr.Only != "" {
+		return fmt.Errorf("the trace records the run of %s (with its parents and subtests) only: run the tests again, without -trace", tr.Only)
 	}
 	prog := newProgram(tr.Sites.Sites)
 	for _, p := range tr.Processes {

@@ -136,7 +136,7 @@ func openStream(dir string) (*trace.Dir, *trace.Trace, error) {
 		return nil, nil, fmt.Errorf("open trace: %w", err)
 	}
 	d.Shallow = true
-	tr := &trace.Trace{Sites: *d.Sites}
+	tr := &trace.Trace{Sites: *d.Sites, Only: d.Only}
 	for _, name := range d.Events {
 		p, err := d.ReadTests(name)
 		if err != nil {
@@ -289,8 +289,35 @@ func replayEach(tr *trace.Trace, prog *program, proc *trace.Process, tests []*tr
 	return runs, nil
 }
 
-// pick returns the process and test named, or the first failing leaf.
+// pick returns the process and test named, or the first failing leaf,
+// unless the trace did not record that test's stream events (a slice or
+// flow run of another test: trace.Trace.Only).
 func pick(tr *trace.Trace, name string) (*trace.Process, *trace.Test, error) {
+	p, t, err := pickTest(tr, name)
+	if err == nil && tr.Only != "" && !related(t.Name, tr.Only) {
+		return nil, nil, &unrecordedError{t.Name, tr.Only}
+	}
+	return p, t, err
+}
+
+// related reports whether test name is test only, one of its parents or
+// one of its subtests: the tests whose stream events a run that recorded
+// only's (trace.Trace.Only) kept.
+func related(name, only string) bool {
+	return name == only || strings.HasPrefix(only, name+"/") || strings.HasPrefix(name, only+"/")
+}
+
+// unrecordedError says that the trace holds another test's run only.
+type unrecordedError struct{ name, only string }
+
+func (e *unrecordedError) Error() string {
+	return fmt.Sprintf("the trace records the run of %s (with its parents and subtests) only, not %s's: run the tests again for %s, without -trace", e.only, e.name, e.name)
+}
+
+func (e *unrecordedError) Unwrap() error { return ErrNoTest }
+
+// pickTest is pick, whatever the trace recorded.
+func pickTest(tr *trace.Trace, name string) (*trace.Process, *trace.Test, error) {
 	var names []string
 	for _, p := range tr.Processes {
 		parents := map[int]bool{}

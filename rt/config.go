@@ -9,6 +9,7 @@ var (
 	callLimit     uint32 = 0     // events of one site recorded before sampling; 0 records all
 	samplePerTest        = false // each test starts sampling afresh (restartSampling)
 	sampleTest           = ""    // with samplePerTest, only this test does ("": every test)
+	onlyRelated          = false // with sampleTest, other tests record no stream events (related)
 )
 
 // raceMode makes counters atomic: the program runs under -race.

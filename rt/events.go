@@ -69,7 +69,7 @@ func Enter(site, key uint32, vals ...interface{}) *T {
 	}
 	st := gs()
 	from := st.claim(key)
-	if !sample(site) {
+	if t.mute || !sample(site) {
 		return t.muted
 	}
 	unclaimed := from == 0 && st.empty()

@@ -18,6 +18,7 @@ package rt
 
 import (
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -190,6 +191,10 @@ func Example(name string) *T {
 func start(name string, kind uint8, parent *T) *T {
 	startTimeout()
 	t := newT(nextID.Add(1), name)
+	// A test the slice does not read records no stream events: its
+	// activations are muted, as calls not sampled are, and take nothing
+	// of the sites' sampling budgets.
+	t.mute = onlyRelated && !related(name, sampleTest)
 	t.lbl = setTestLabel(name)
 	byLabel.Store(t.lbl, t)
 	mu.Lock()
@@ -213,6 +218,14 @@ func start(name string, kind uint8, parent *T) *T {
 	w.str(name)
 	mu.Unlock()
 	return t
+}
+
+// related reports whether test name is the test want, one of its
+// parents or one of its subtests: the tests whose events a slice of want
+// (or of its first failing subtest) replays, with package
+// initialization's. Every test is related to want "".
+func related(name, want string) bool {
+	return want == "" || name == want || strings.HasPrefix(want, name+"/") || strings.HasPrefix(name, want+"/")
 }
 
 // End runs deferred at the top of an example registered by Example.

@@ -133,3 +133,70 @@ func TestPanicWord(t *testing.T) {
 		panic("x")
 	}()
 }
+
+// TestRelated checks which tests a slice of a test replays: the test,
+// its parents and its subtests; the others are muted.
+func TestRelated(t *testing.T) {
+	for _, c := range []struct {
+		name, want string
+		related    bool
+	}{
+		{"TestA", "", true},
+		{"TestA", "TestA", true},
+		{"TestA", "TestA/sub", true},
+		{"TestA/sub", "TestA/sub", true},
+		{"TestA/sub/deeper", "TestA/sub", true},
+		{"TestA/other", "TestA/sub", false},
+		{"TestA/subway", "TestA/sub", false},
+		{"TestAB", "TestA", false},
+		{"TestB", "TestA/sub", false},
+	} {
+		if got := related(c.name, c.want); got != c.related {
+			t.Errorf("related(%q, %q) = %v, want %v", c.name, c.want, got, c.related)
+		}
+	}
+}
+
+// TestUnrelatedMuted checks that a test the slice does not read starts
+// muted, and that its activations record nothing.
+func TestUnrelatedMuted(t *testing.T) {
+	saveDir, saveOnly, saveTest, saveCalls, saveNums := traceDir, onlyRelated, sampleTest, calls, nums
+	saveActive := active.Load()
+	defer func() {
+		traceDir, onlyRelated, sampleTest, calls, nums = saveDir, saveOnly, saveTest, saveCalls, saveNums
+		active.Store(saveActive)
+		clearLabel()
+	}()
+	traceDir, onlyRelated, sampleTest = t.TempDir(), true, "TestA/sub"
+	calls, nums = make([]uint32, 4), make([]uint64, 4)
+	mu.Lock()
+	before := len(w.buf)
+	mu.Unlock()
+	for _, c := range []struct {
+		name  string
+		muted bool
+	}{{"TestA", false}, {"TestA/sub", false}, {"TestA/other", true}, {"TestB", true}} {
+		if got := start(c.name, kindTest, root); got.mute != c.muted {
+			t.Errorf("test %s: muted %v, want %v", c.name, got.mute, c.muted)
+		}
+	}
+	mu.Lock()
+	started := len(w.buf)
+	mu.Unlock()
+	// The goroutine now runs TestB, the last started.
+	x := 3
+	m := Enter(1, 0, x)
+	R(m, 1, x)
+	m.K(3)
+	m.ExitAt(1)
+	mu.Lock()
+	after := len(w.buf)
+	w.buf = w.buf[:before]
+	mu.Unlock()
+	if started == before {
+		t.Error("no test record written")
+	}
+	if after != started {
+		t.Errorf("an unrelated test's activation wrote %d bytes", after-started)
+	}
+}

@@ -193,10 +193,15 @@ const (
 	EventsMagic = "CPEVENTS"
 )
 
-// File names inside a trace directory.
+// File names inside a trace directory. OnlyFile, when present, holds
+// the name of the one test (with its parents and subtests) whose stream
+// events the run recorded: the other tests' activations were muted (a
+// slice or flow graph of one test reads no other), their tests' records
+// and statement counters kept.
 const (
 	SitesFile    = "sites"
 	EventsPrefix = "events-"
+	OnlyFile     = "only"
 )
 
 // MaxString is the number of bytes of a string value a trace keeps.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +18,9 @@ import (
 type Trace struct {
 	Sites     Sites
 	Processes []*Process
+	// Only is the test whose stream events alone were recorded, with its
+	// parents' and subtests' (OnlyFile); "" when every test's were.
+	Only string
 }
 
 // Process is what one test binary recorded.
@@ -55,6 +59,7 @@ type Dir struct {
 	Path   string
 	Sites  *Sites
 	Events []string
+	Only   string // as Trace.Only
 	// Shallow makes ReadFile decode values without their parts (Fields,
 	// Elems and Err stay nil; Deep says whether they were recorded) and
 	// hand each record's Values to onEvent in memory the decoder reuses:
@@ -82,7 +87,11 @@ func OpenDir(dir string) (*Dir, error) {
 		return nil, err
 	}
 	sort.Strings(names)
-	return &Dir{Path: dir, Sites: sites, Events: names}, nil
+	only, err := os.ReadFile(filepath.Join(dir, OnlyFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return &Dir{Path: dir, Sites: sites, Events: names, Only: string(only)}, nil
 }
 
 // ReadFile streams the events file name (one of d.Events) through
@@ -158,7 +167,7 @@ func Open(dir string) (*Trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open trace: %w", err)
 	}
-	tr := &Trace{Sites: *d.Sites}
+	tr := &Trace{Sites: *d.Sites, Only: d.Only}
 	for _, name := range d.Events {
 		p, err := d.ReadFile(name, nil)
 		if err != nil {

@@ -169,7 +169,7 @@ func runFlow(e *env, args []string) int {
 			}
 			res, err = instrument.Run(ctx, instrument.Config{
 				Packages: pkgs, Instrument: more, Events: trace.AllEvents, GoFlags: goFlags,
-				Stdout: w, Stderr: w, CallLimit: *calls, SamplePerTest: true, SampleTest: *testName, Inlinable: true, NoInline: true,
+				Stdout: w, Stderr: w, CallLimit: *calls, SamplePerTest: true, SampleTest: *testName, OnlyRelated: onlyTest(*run, *testName) != nil && !wf.on(), Inlinable: true, NoInline: true,
 				Tests: onlyTest(*run, *testName),
 			})
 			return err

@@ -36,7 +36,8 @@ assigned what a statement read counts too), or with -forward everything
 it influenced. With -trace DIR it slices an existing trace. The tests
 are built with -vet=off unless the go test flags after -- set -vet;
 with -test (and no -run but ^TestX$) the test files' other tests are
-left as written.
+left as written, and the other tests' calls record no events (the trace
+then serves -trace for that test, its parents and subtests only).
 
 The test: -test NAME ("TestX" or "TestX/sub"), by default the first
 failing test. The criterion, by default the test's failure point (the
@@ -169,6 +170,7 @@ func runSlice(e *env, args []string) int {
 				CallLimit:     callLimit,
 				SamplePerTest: true,
 				SampleTest:    *testName,
+				OnlyRelated:   onlyTest(*run, *testName) != nil && !wf.on(),
 				Inlinable:     true,
 				NoInline:      true,
 				Tests:         onlyTest(*run, *testName),
@@ -214,7 +216,7 @@ func runSlice(e *env, args []string) int {
 			if timedOut {
 				return exitFail // the timeout, noted above, is why
 			}
-			if errors.Is(err, os.ErrNotExist) || errors.Is(err, deps.ErrNoFailure) || strings.Contains(err.Error(), "no test") {
+			if errors.Is(err, os.ErrNotExist) || errors.Is(err, deps.ErrNoFailure) || errors.Is(err, deps.ErrNoTest) || strings.Contains(err.Error(), "no test") {
 				return exitUsage
 			}
 			return exitFail

@@ -59,7 +59,17 @@ type Config struct {
 	// SampleTest, with SamplePerTest, names the one test ("TestX/sub")
 	// whose sampling starts afresh; "" is every test.
 	SampleTest string
-	Inlinable  bool // record stream events in small functions too, though it changes inlining
+	// OnlyRelated, with SampleTest, mutes the stream events of every
+	// test but SampleTest, its parents and its subtests (the tests a
+	// slice or flow graph of SampleTest replays, with package
+	// initialization, which stays recorded): their activations record
+	// nothing, as calls not sampled do, and take nothing of the sites'
+	// sampling budgets. A test with many subtests (go-cmp's TestDiff)
+	// then records a trace of the one subtest. The trace directory's
+	// trace.OnlyFile names SampleTest, so that no graph of another test
+	// is built from it.
+	OnlyRelated bool
+	Inlinable   bool // record stream events in small functions too, though it changes inlining
 	// Funcs, when not nil, names the functions to instrument, as their
 	// sites name them ("example.com/p.T.M"; a function literal's
 	// "X.func" keeps its declaration X); the others are left as written,
@@ -387,6 +397,14 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	if err := prepareTraceDir(res.TraceDir, cfg.TraceDir == ""); err != nil {
 		return nil, err
 	}
+	only := filepath.Join(res.TraceDir, trace.OnlyFile)
+	if cfg.OnlyRelated && cfg.SampleTest != "" {
+		if err := writeFile(only, []byte(cfg.SampleTest)); err != nil {
+			return nil, err
+		}
+	} else if err := os.Remove(only); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("trace directory: %w", err)
+	}
 
 	work, err := os.MkdirTemp("", "culprit-test-")
 	if err != nil {
@@ -597,7 +615,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	case limit < 0:
 		limit = 0
 	}
-	rtDir, err := writeRT(work, res.TraceDir, len(sites.sites), limit, cfg.SamplePerTest, cfg.SampleTest, race)
+	rtDir, err := writeRT(work, res.TraceDir, len(sites.sites), limit, cfg.SamplePerTest, cfg.SampleTest, cfg.OnlyRelated && cfg.SampleTest != "", race)
 	if err != nil {
 		return nil, err
 	}
@@ -773,7 +791,7 @@ func writeFile(path string, data []byte) error {
 // user's cache directory, so that runs instrumenting the same code build
 // the same runtime package at the same path and the go command's build
 // cache serves them (work is used when there is no cache directory).
-func writeRT(work, traceDir string, nsites, callLimit int, perTest bool, test string, race bool) (string, error) {
+func writeRT(work, traceDir string, nsites, callLimit int, perTest bool, test string, only, race bool) (string, error) {
 	files := map[string][]byte{}
 	entries, err := fs.ReadDir(rt.Source, ".")
 	if err != nil {
@@ -794,7 +812,7 @@ func writeRT(work, traceDir string, nsites, callLimit int, perTest bool, test st
 	if race {
 		ctr = "uint32"
 	}
-	files["config.go"] = []byte(fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n\tsampleTest = %q\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, perTest, test, race, ctr))
+	files["config.go"] = []byte(fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n\tsampleTest = %q\n\tonlyRelated = %v\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, perTest, test, only, race, ctr))
 	files["go.mod"] = []byte("module " + rtPath + "\n\ngo 1.18\n")
 	return stableDir(work, "rt", files)
 }
