@@ -10,8 +10,9 @@ import (
 )
 
 // TestBuildAll builds graphs of the testdata/replay module's runs with
-// one replay (BuildAll) and checks each against Build's alone: the same
-// nodes, edges, criteria and notes.
+// one replay, from the trace in memory (BuildAll) and streamed from its
+// directory (BuildAllStream), and checks each against Build's and
+// BuildStream's alone: the same nodes, edges, criteria and notes.
 func TestBuildAll(t *testing.T) {
 	tr, _ := replayTrace.run(t, filepath.Join("testdata", "replay"))
 	cases := []struct {
@@ -26,33 +27,46 @@ func TestBuildAll(t *testing.T) {
 	}
 	for _, tc := range cases {
 		runs, errs := deps.BuildAll(tr, tc.opts...)
-		if len(runs) != len(tc.opts) || len(errs) != len(tc.opts) {
-			t.Fatalf("%s: %d runs and %d errors for %d options", tc.reason, len(runs), len(errs), len(tc.opts))
+		sameRuns(t, "BuildAll: "+tc.reason, tc.opts, runs, errs, func(opt deps.Options) (*deps.Run, error) { return deps.Build(tr, opt) })
+		runs, errs = deps.BuildAllStream(replayTrace.td, tc.opts...)
+		sameRuns(t, "BuildAllStream: "+tc.reason, tc.opts, runs, errs, func(opt deps.Options) (*deps.Run, error) { return deps.BuildStream(replayTrace.td, opt) })
+	}
+	runs, errs := deps.BuildAllStream(filepath.Join(t.TempDir(), "none"), deps.Options{}, deps.Options{Versions: true})
+	if runs[0] != nil || runs[1] != nil || errs[0] == nil || errs[1] == nil {
+		t.Errorf("BuildAllStream of no trace: runs %v, errors %v", runs, errs)
+	}
+}
+
+// sameRuns checks the runs and errors of a BuildAll against those build
+// makes of each of opts alone.
+func sameRuns(t *testing.T, reason string, opts []deps.Options, runs []*deps.Run, errs []error, build func(deps.Options) (*deps.Run, error)) {
+	t.Helper()
+	if len(runs) != len(opts) || len(errs) != len(opts) {
+		t.Fatalf("%s: %d runs and %d errors for %d options", reason, len(runs), len(errs), len(opts))
+	}
+	for i, opt := range opts {
+		want, wantErr := build(opt)
+		if (errs[i] == nil) != (wantErr == nil) || (runs[i] == nil) != (want == nil) {
+			t.Errorf("%s: %+v: run %v, error %v; alone %v, %v", reason, opt, runs[i] != nil, errs[i], want != nil, wantErr)
+			continue
 		}
-		for i, opt := range tc.opts {
-			want, wantErr := deps.Build(tr, opt)
-			if (errs[i] == nil) != (wantErr == nil) || (runs[i] == nil) != (want == nil) {
-				t.Errorf("%s: %+v: BuildAll's run %v, error %v; Build's %v, %v", tc.reason, opt, runs[i] != nil, errs[i], want != nil, wantErr)
-				continue
+		if wantErr != nil {
+			if errs[i].Error() != wantErr.Error() || !errors.Is(errs[i], deps.ErrNoTest) {
+				t.Errorf("%s: %+v: error %v, alone %v", reason, opt, errs[i], wantErr)
 			}
-			if wantErr != nil {
-				if errs[i].Error() != wantErr.Error() || !errors.Is(errs[i], deps.ErrNoTest) {
-					t.Errorf("%s: %+v: error %v, Build's %v", tc.reason, opt, errs[i], wantErr)
-				}
-				continue
-			}
-			got := runs[i]
-			if got.Test != want.Test || got.Package != want.Package || got.Outcome != want.Outcome || got.Root != want.Root {
-				t.Errorf("%s: %+v: run of %s %s %v, Build's of %s %s %v", tc.reason, opt, got.Package, got.Test, got.Outcome, want.Package, want.Test, want.Outcome)
-			}
-			if !reflect.DeepEqual(got.Graph, want.Graph) {
-				t.Errorf("%s: %+v: the graphs differ (%d nodes, %d edges; Build's %d, %d)", tc.reason, opt, len(got.Nodes), len(got.Edges), len(want.Nodes), len(want.Edges))
-			}
+			continue
 		}
-		for i := 1; i < len(runs); i++ {
-			if runs[i] != nil && runs[0] != nil && runs[i].Files() != runs[0].Files() {
-				t.Errorf("%s: runs %d and 0 read the sources apart", tc.reason, i)
-			}
+		got := runs[i]
+		if got.Test != want.Test || got.Package != want.Package || got.Outcome != want.Outcome || got.Root != want.Root {
+			t.Errorf("%s: %+v: run of %s %s %v, alone of %s %s %v", reason, opt, got.Package, got.Test, got.Outcome, want.Package, want.Test, want.Outcome)
+		}
+		if len(got.Nodes) == 0 || !reflect.DeepEqual(got.Graph, want.Graph) {
+			t.Errorf("%s: %+v: the graphs differ (%d nodes, %d edges; alone %d, %d)", reason, opt, len(got.Nodes), len(got.Edges), len(want.Nodes), len(want.Edges))
+		}
+	}
+	for i := 1; i < len(runs); i++ {
+		if runs[i] != nil && runs[0] != nil && runs[i].Files() != runs[0].Files() {
+			t.Errorf("%s: runs %d and 0 read the sources apart", reason, i)
 		}
 	}
 }
