@@ -18,7 +18,10 @@
 //     (Metallaxis: a mutant that changes the failing tests' outcome or
 //     message and breaks no passing test points at its line); a
 //     package-level declaration, which no mutant changes, has its
-//     spectrum stand for its mutants.
+//     spectrum stand for its mutants; and at the function level, the
+//     mean of the scores of every mutant of the function's lines (as
+//     MUSE averages a statement's), which tells the function the failure
+//     runs through from one whose single line happened to score high.
 //
 // Each source adds to a line's score with a weight (Weights); a function
 // scores as its best line. Nothing here runs anything: the analyses'
@@ -123,12 +126,16 @@ type Weights struct {
 	Stack    float64 `json:"stack"`    // when the line is the innermost ranked frame of a failing test's panic stack (half for an outer frame)
 	Mutation float64 `json:"mutation"` // times the line's best mutant score
 	Func     float64 `json:"func"`     // times the best spectrum score in the line's function
-	Fix      float64 `json:"fix"`      // times the share of failing tests a mutant of the line made pass, breaking no passing test
-	Home     float64 `json:"home"`     // when the line is in a failing test's own package
+	// FuncMutation is times the mean mutant score of the line's
+	// function: how much of what was mutated in it changed the failure,
+	// the function's own evidence beside its best line's.
+	FuncMutation float64 `json:"func_mutation"`
+	Fix          float64 `json:"fix"`  // times the share of failing tests a mutant of the line made pass, breaking no passing test
+	Home         float64 `json:"home"` // when the line is in a failing test's own package
 }
 
 // DefaultWeights are the weights used when Input.Weights is nil.
-var DefaultWeights = Weights{Spectrum: 1, Slice: 0.1, Stack: 0.5, Mutation: 0.5, Func: 0.3, Fix: 0.5, Home: 0.5}
+var DefaultWeights = Weights{Spectrum: 1, Slice: 0.1, Stack: 0.5, Mutation: 0.5, Func: 0.3, FuncMutation: 0.25, Fix: 0.5, Home: 0.5}
 
 // Evidence is why a line ranks where it does.
 type Evidence struct {
@@ -182,6 +189,10 @@ type Func struct {
 	Score       float64
 	Best, Worst int
 	Rank        float64
+	// Mutants are how many mutants of its lines were run, Mutation the
+	// mean of their scores (Weights.FuncMutation).
+	Mutants  int
+	Mutation float64
 }
 
 // Diagnosis is the fused ranking.
@@ -332,15 +343,32 @@ func Diagnose(in Input) *Diagnosis {
 // their functions: the diagnosis's last step, which a line's evidence
 // alone decides (so a diagnosis read back from its JSON can be ranked
 // again with other weights). A line's score is the weighted sum of its
-// evidence, its function's best spectrum included; a function scores as
-// its best line.
+// evidence, its function's best spectrum and mean mutant score
+// included; a function scores as its best line.
 func Rank(lines []Line, w Weights) *Diagnosis {
 	d := &Diagnosis{Weights: w}
 	funcSpec := map[string]float64{}
+	type mean struct {
+		sum float64
+		n   int
+	}
+	funcMut := map[string]mean{}
 	mutated := false // the mutation step ran
 	for _, l := range lines {
 		funcSpec[l.Func] = max(funcSpec[l.Func], l.Evidence.Spectrum)
 		mutated = mutated || len(l.Evidence.MutantRuns) > 0
+		fm := funcMut[l.Func]
+		for _, m := range l.Evidence.MutantRuns {
+			fm.sum += mutantScore(m)
+			fm.n++
+		}
+		funcMut[l.Func] = fm
+	}
+	funcMutation := func(fn string) float64 {
+		if fm := funcMut[fn]; fm.n > 0 {
+			return fm.sum / float64(fm.n)
+		}
+		return 0
 	}
 	for _, l := range lines {
 		if len(l.Evidence.MutantRuns) > 0 {
@@ -358,7 +386,7 @@ func Rank(lines []Line, w Weights) *Diagnosis {
 			l.Evidence.Mutation = l.Evidence.Spectrum
 		}
 		ev := l.Evidence
-		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[l.Func] + w.Mutation*ev.Mutation + w.Fix*ev.Fix
+		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[l.Func] + w.FuncMutation*funcMutation(l.Func) + w.Mutation*ev.Mutation + w.Fix*ev.Fix
 		if ev.Slices > 0 {
 			score += w.Slice * float64(ev.Sliced) / float64(ev.Slices)
 		}
@@ -396,7 +424,7 @@ func Rank(lines []Line, w Weights) *Diagnosis {
 			continue
 		}
 		byName[l.Func] = len(d.Funcs)
-		d.Funcs = append(d.Funcs, Func{Name: l.Func, File: l.File, Line: l.Line, Score: l.Score})
+		d.Funcs = append(d.Funcs, Func{Name: l.Func, File: l.File, Line: l.Line, Score: l.Score, Mutants: funcMut[l.Func].n, Mutation: funcMutation(l.Func)})
 	}
 	ties(len(d.Funcs), func(i, j int) bool { return spectrum.Tied(d.Funcs[i].Score, d.Funcs[j].Score) },
 		func(i, best, worst int) {

@@ -57,6 +57,13 @@ func TestDiagnose(t *testing.T) {
 				{At: loc(3), Failing: 1, Passing: 2, Broke: 1},
 			}, Weights: spec(Weights{Spectrum: 1, Mutation: 1})},
 			lines: []int{5, 4, 3, 9}, ranks: []string{"1", "2", "3", "4"}, funcs: []string{"p.f", "p.g"}},
+		{name: "the function whose mutants changed the failure lifts its lines, however its best line scores",
+			in: Input{Mutants: []Mutant{
+				{At: loc(9), Failing: 1, Passing: 2, Changed: 1},
+				{At: loc(3), Failing: 1, Passing: 2, Broke: 1},
+				{At: loc(4), Failing: 1, Passing: 2},
+			}, Weights: spec(Weights{Spectrum: 1, FuncMutation: 1})},
+			lines: []int{9, 3, 4, 5}, ranks: []string{"1", "2-4", "2-4", "2-4"}, funcs: []string{"p.g", "p.f"}},
 		{name: "a declaration read at line 9 ranks with it, and one its initializer reads too; one line 12 (passing runs only) reads is not ranked",
 			in: Input{Decls: []Decl{
 				{Name: "p.re", Lines: []Location{{"d.go", 2}}, Readers: []Location{loc(9)}, Reads: []string{"p.pattern"}},

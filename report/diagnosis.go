@@ -225,6 +225,10 @@ type JSONDiagnosedFunc struct {
 	Line  int      `json:"line"`
 	Score float64  `json:"score"`
 	Rank  JSONRank `json:"rank"`
+	// Mutants are how many mutants of its lines ran, Mutation the mean
+	// of their scores.
+	Mutants  int     `json:"mutants"`
+	Mutation float64 `json:"mutation"`
 }
 
 // DiagnosisJSON writes the diagnosis as JSON.
@@ -259,7 +263,7 @@ func DiagnosisJSON(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top 
 	out.Functions = make([]JSONDiagnosedFunc, 0, len(d.Funcs))
 	for _, f := range d.Funcs {
 		out.Functions = append(out.Functions, JSONDiagnosedFunc{Func: f.Name, File: f.File, Line: f.Line, Score: f.Score,
-			Rank: JSONRank{f.Best, f.Worst, f.Rank}})
+			Rank: JSONRank{f.Best, f.Worst, f.Rank}, Mutants: f.Mutants, Mutation: f.Mutation})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

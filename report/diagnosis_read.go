@@ -37,7 +37,7 @@ func ReadDiagnosisJSON(r io.Reader) (*diagnosis.Diagnosis, DiagnosisInfo, error)
 	}
 	for _, f := range in.Functions {
 		d.Funcs = append(d.Funcs, diagnosis.Func{Name: f.Func, File: f.File, Line: f.Line, Score: f.Score,
-			Best: f.Rank.Best, Worst: f.Rank.Worst, Rank: f.Rank.Expected})
+			Best: f.Rank.Best, Worst: f.Rank.Worst, Rank: f.Rank.Expected, Mutants: f.Mutants, Mutation: f.Mutation})
 	}
 	info := DiagnosisInfo{Group: in.Group, Others: in.Others, Together: in.Together, Sources: in.Evidence, Notes: in.Notes}
 	return d, info, nil

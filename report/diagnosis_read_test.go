@@ -21,7 +21,7 @@ func TestDiagnosisJSONRoundTrip(t *testing.T) {
 			{Location: diagnosis.Location{File: "middle/middle.go", Line: 11}, Func: "example.com/middle.Middle", Score: 2.169,
 				Evidence: diagnosis.Evidence{Event: "stmt"}, Best: 1, Worst: 2, Rank: 1.5, FuncBest: 1, FuncWorst: 1, FuncRank: 1},
 		},
-		Funcs:   []diagnosis.Func{{Name: "example.com/middle.Middle", File: "middle/middle.go", Line: 12, Score: 2.169, Best: 1, Worst: 1, Rank: 1}},
+		Funcs:   []diagnosis.Func{{Name: "example.com/middle.Middle", File: "middle/middle.go", Line: 12, Score: 2.169, Best: 1, Worst: 1, Rank: 1, Mutants: 2, Mutation: 0.5}},
 		Failing: 1, Passing: 5, Weights: diagnosis.DefaultWeights,
 	}
 	info := DiagnosisInfo{
