@@ -163,12 +163,8 @@ func runFlow(e *env, args []string) int {
 		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
 			// The module's packages the tests import are instrumented
 			// too: a value computed there is followed into them.
-			more, err := instrument.ModuleImports(ctx, instrument.Config{Packages: pkgs, GoFlags: goFlags})
-			if err != nil {
-				return err
-			}
 			res, err = instrument.Run(ctx, instrument.Config{
-				Packages: pkgs, Instrument: more, Events: trace.AllEvents, GoFlags: goFlags,
+				Packages: pkgs, ModuleImports: true, Events: trace.AllEvents, GoFlags: goFlags,
 				Stdout: w, Stderr: w, CallLimit: *calls, SamplePerTest: true, SampleTest: *testName, OnlyRelated: onlyTest(*run, *testName) != nil && !wf.on(), Inlinable: true, NoInline: true,
 				Tests: onlyTest(*run, *testName),
 			})

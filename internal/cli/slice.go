@@ -156,13 +156,9 @@ func runSlice(e *env, args []string) int {
 		took, err := b.run(traceGuess(), func(ctx context.Context) (err error) {
 			// The module's packages the tests import are instrumented
 			// too: a value computed there is followed into them.
-			more, err := instrument.ModuleImports(ctx, instrument.Config{Packages: pkgs, GoFlags: goFlags})
-			if err != nil {
-				return err
-			}
 			res, err = instrument.Run(ctx, instrument.Config{
 				Packages:      pkgs,
-				Instrument:    more,
+				ModuleImports: true,
 				Events:        trace.AllEvents,
 				GoFlags:       goFlags,
 				Stdout:        w,

@@ -91,6 +91,12 @@ type Config struct {
 	// (slices, flows), not for culprit test, whose outcomes must match
 	// the plain run's.
 	NoInline bool
+	// ModuleImports also instruments the main module's packages that
+	// the tested packages or their tests import (the packages
+	// ModuleImports lists, added to Instrument), listed while the
+	// tested packages load: a value computed there is followed into
+	// them. Loaded is not used then.
+	ModuleImports bool
 	// Loaded are the packages an earlier Run loaded (its
 	// Result.Loaded): when every pattern of Packages and Instrument is
 	// an import path among them and the directory and build flags are
@@ -319,25 +325,42 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	if reused && len(cfg.Instrument) > 0 {
 		more, reused = cfg.Loaded.pick(dir, tags, cfg.Instrument)
 	}
-	if !reused || program {
+	if !reused || program || cfg.ModuleImports {
 		// The tested packages with their tests, and beside them the
 		// other packages to instrument without theirs: their test files
 		// are not built, and loading them would compile each package's
-		// test variant for its export data.
+		// test variant for its export data. The module's packages the
+		// tests import are listed (a go list without types) while the
+		// tested packages load, then loaded.
 		targets, more = nil, nil
-		var moreErr error
+		var moreErr, listErr error
 		var wg sync.WaitGroup
-		if len(cfg.Instrument) > 0 {
+		extra := cfg.Instrument
+		if len(extra) > 0 || cfg.ModuleImports {
 			plain := *load
 			plain.Tests = false
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				more, moreErr = packages.Load(&plain, cfg.Instrument...)
+				if cfg.ModuleImports {
+					listed, err := imports(ctx, Config{Dir: dir, Env: env, GoFlags: cfg.GoFlags, Packages: cfg.Packages}, true)
+					if err != nil {
+						listErr = err // says it could not load
+						return
+					}
+					extra = append(slices.Clip(extra), listed...)
+				}
+				if len(extra) > 0 {
+					more, moreErr = packages.Load(&plain, extra...)
+				}
 			}()
 		}
 		targets, err = packages.Load(load, cfg.Packages...)
 		wg.Wait()
+		cfg.Instrument = extra
+		if err == nil && listErr != nil {
+			return nil, listErr
+		}
 		if err == nil {
 			err = moreErr
 		}

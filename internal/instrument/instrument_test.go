@@ -468,22 +468,28 @@ func checkGaps(t *testing.T, tr *trace.Trace, p *trace.Process) {
 }
 
 // TestInstrumentWidening checks that -instrument adds packages that are
-// not tested to what is instrumented.
+// not tested to what is instrumented, and so does ModuleImports with the
+// module's packages the tests import.
 func TestInstrumentWidening(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/widen")
-	for _, widen := range []bool{false, true} {
+	for _, c := range []struct {
+		name    string
+		widen   bool
+		imports bool
+	}{{"plain", false, false}, {"-instrument ./b", true, false}, {"ModuleImports", true, true}} {
+		widen := c.widen
 		cfg := Config{Dir: dir, Packages: []string{"./a"}, Events: trace.EventStmt, TraceDir: t.TempDir(),
-			Stdout: io.Discard, Stderr: io.Discard}
-		if widen {
+			Stdout: io.Discard, Stderr: io.Discard, ModuleImports: c.imports}
+		if widen && !c.imports {
 			cfg.Instrument = []string{"./b"}
 		}
 		res, err := Run(context.Background(), cfg)
 		if err != nil || res.ExitCode != 0 {
-			t.Fatalf("widen %v: %v %+v", widen, err, res)
+			t.Fatalf("%s: %v %+v", c.name, err, res)
 		}
 		tr, err := trace.Open(cfg.TraceDir)
 		if err != nil || len(tr.Processes) != 1 {
-			t.Fatalf("widen %v: %v", widen, err)
+			t.Fatalf("%s: %v", c.name, err)
 		}
 		inB := map[int]bool{}
 		for id, s := range tr.Sites.Sites {
@@ -500,10 +506,10 @@ func TestInstrumentWidening(t *testing.T) {
 			}
 		}
 		if widen && (len(inB) != 2 || hitB != 2) {
-			t.Errorf("-instrument ./b: %d sites in b.go, %d hit; want 2 and 2", len(inB), hitB)
+			t.Errorf("%s: %d sites in b.go, %d hit; want 2 and 2", c.name, len(inB), hitB)
 		}
 		if !widen && len(inB) != 0 {
-			t.Errorf("without -instrument: %d sites in b.go", len(inB))
+			t.Errorf("%s: %d sites in b.go", c.name, len(inB))
 		}
 	}
 }
