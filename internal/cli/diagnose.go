@@ -286,11 +286,10 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	var plan *mutantPlan
 	if f.mutation.on {
 		first := diagnosis.Diagnose(in)
-		if f.mutation.budget == 0 {
-			f.mutation.budget = mutationBudget(ran)
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < f.mutation.budget {
-			f.mutation.budget = time.Until(dl)
+		if dl, ok := ctx.Deadline(); ok && (f.mutation.budget == 0 || time.Until(dl) < f.mutation.budget) {
+			// Without a budget of its own the step has the command's
+			// time limit, less a tenth for the ranking after it.
+			f.mutation.budget = time.Until(dl) * 9 / 10
 		}
 		plan = planMutants(f.mutation, first, group, s)
 	}

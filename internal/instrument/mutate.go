@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -210,23 +211,36 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	}
 
 	// The original's outcomes, then each mutant's, each run bounded by a
-	// multiple of the original's time (a mutant can loop forever).
-	base := map[string]map[string]testResult{}
-	cpuLimit := map[string]time.Duration{}
+	// multiple of the original's time (a mutant can loop forever). The
+	// tests run in two parts: the failing tests (with their top-level
+	// tests' other subtests), then the passing tests of other top-level
+	// tests, only for a mutant that changed the failure: one that did
+	// not scores nothing whatever it breaks (mutantScore, a fix is a
+	// change), so its passing tests' outcomes would change no score.
+	type parts struct {
+		failing, passing []string // the tests each part runs
+		base             map[string]testResult
+		cpu              [2]time.Duration // each part's CPU limit
+	}
+	split := map[string]*parts{}
 	t0 := time.Now()
 	for _, pkg := range tests {
-		out, cpu, _ := runMutant(ctx, bins[pkg], dir, env, 0, cfg.Failing[pkg], cfg.Passing[pkg], time.Until(deadline), 0)
-		base[pkg] = out
-		if cpu > 0 {
-			cpuLimit[pkg] = 5*cpu + cpuSlack
+		pt := &parts{failing: cfg.Failing[pkg], passing: otherTops(cfg.Passing[pkg], cfg.Failing[pkg])}
+		split[pkg] = pt
+		out, cpu, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.failing, nil, time.Until(deadline), 0)
+		pt.base, pt.cpu[0] = out, limitOf(cpu)
+		if len(pt.passing) > 0 {
+			out, cpu, _ := runMutant(ctx, bins[pkg], dir, env, 0, nil, pt.passing, time.Until(deadline), 0)
+			maps.Copy(pt.base, out)
+			pt.cpu[1] = limitOf(cpu)
 		}
 	}
-	// (A mutant that does not finish within five times the original's
-	// time and half a second, at least a second, counts as a crash, and
-	// so does one that uses five times the original's CPU time and
-	// cpuSlack: a mutant looping forever is cut as soon as it has used
-	// that, however loaded the machine, not after a second of its wall
-	// time.)
+	// (A mutant that does not finish a part within five times the
+	// original's whole run and half a second, at least a second, counts
+	// as a crash, and so does one that uses five times the part's CPU
+	// time on the original and cpuSlack: a mutant looping forever is cut
+	// as soon as it has used that, however loaded the machine, not after
+	// a second of its wall time.)
 	timeout := 5*time.Since(t0) + time.Second/2
 	results := make([]MutantOutcome, len(sites))
 	ran := make([]bool, len(sites))
@@ -238,10 +252,26 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 		go func() {
 			defer wg.Done()
 			for i := range work2 {
+				id := sites[i].ID
+				got := map[string]map[string]testResult{}
+				var first MutantOutcome
+				for _, pkg := range tests {
+					pt := split[pkg]
+					got[pkg], _, _ = runMutant(ctx, bins[pkg], dir, env, id, pt.failing, nil, timeout, pt.cpu[0])
+					compareOutcomes(&first, pt.base, got[pkg], cfg.Failing[pkg], nil)
+				}
 				o := MutantOutcome{MutantSite: sites[i]}
 				for _, pkg := range tests {
-					got, _, _ := runMutant(ctx, bins[pkg], dir, env, sites[i].ID, cfg.Failing[pkg], cfg.Passing[pkg], timeout, cpuLimit[pkg])
-					compareOutcomes(&o, base[pkg], got, cfg.Failing[pkg], cfg.Passing[pkg])
+					pt := split[pkg]
+					passing := cfg.Passing[pkg]
+					switch {
+					case first.Changed == 0:
+						passing = nil // not run: they would change no score
+					case len(pt.passing) > 0:
+						more, _, _ := runMutant(ctx, bins[pkg], dir, env, id, nil, pt.passing, timeout, pt.cpu[1])
+						maps.Copy(got[pkg], more)
+					}
+					compareOutcomes(&o, pt.base, got[pkg], cfg.Failing[pkg], passing)
 				}
 				if ctx.Err() != nil {
 					continue // cut short: its tests' outcomes are not its own
@@ -304,6 +334,32 @@ func capLines(sites []MutantSite, ranked []FileLine, max int, capped map[string]
 		added++
 	}
 	return added
+}
+
+// otherTops returns the tests of passing whose top-level test is none of
+// failing's: those a run of failing's top-level tests does not run.
+func otherTops(passing, failing []string) []string {
+	tops := map[string]bool{}
+	for _, t := range failing {
+		top, _, _ := strings.Cut(t, "/")
+		tops[top] = true
+	}
+	var out []string
+	for _, t := range passing {
+		if top, _, _ := strings.Cut(t, "/"); !tops[top] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// limitOf is the CPU time a mutant may use in a part of the tests that
+// took cpu on the original (0: not known, no limit).
+func limitOf(cpu time.Duration) time.Duration {
+	if cpu <= 0 {
+		return 0
+	}
+	return 5*cpu + cpuSlack
 }
 
 // runOrder returns the indexes of sites in the order their mutants are
