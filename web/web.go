@@ -99,10 +99,11 @@ type lineData struct {
 	nodes  []int // nodes of the sliced run's graph at the line
 }
 
-// Load reads the trace in dir and runs the analyses the view presents.
+// Load reads the trace in dir and runs the analyses the view presents,
+// each streaming the events files (the trace need not fit in memory).
 // An analysis that cannot run on the trace (no failing test, events not
-// recorded) leaves a message in its place; Load fails only when the
-// trace cannot be read.
+// recorded, an events file that cannot be read) leaves a message in its
+// place; Load fails only when the trace's site table cannot be read.
 func Load(dir string, opt Options) (*Server, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -115,23 +116,24 @@ func Load(dir string, opt Options) (*Server, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("trace %s: not a directory", dir)
 	}
-	tr, err := trace.Open(abs)
+	d, err := trace.OpenDir(abs)
 	if err != nil {
 		return nil, fmt.Errorf("read trace: %w", err)
 	}
+	sites := d.Sites
 	if opt.Metric.Score == nil {
 		opt.Metric = spectrum.Ochiai
 	}
 	if opt.Flow.Test == "" {
 		opt.Flow.Test = opt.Test
 	}
-	s := &Server{dir: abs, root: tr.Sites.Root, opt: opt, src: map[string][]string{}, lines: map[lineKey]*lineData{}}
+	s := &Server{dir: abs, root: sites.Root, opt: opt, src: map[string][]string{}, lines: map[lineKey]*lineData{}}
 	s.dot = findDot(opt.Dot)
 
-	sp, err := spectrum.FromTrace(tr, spectrum.Options{Kinds: opt.Kinds, TestFiles: opt.TestFiles})
+	sp, err := spectrum.Load(abs, spectrum.Options{Kinds: opt.Kinds, TestFiles: opt.TestFiles})
 	switch {
 	case err != nil:
-		s.rankErr = fmt.Errorf("rank: %w", err)
+		s.rankErr = fmt.Errorf("rank: %w", bare(err, abs))
 	case len(sp.Runs) == 0:
 		s.rankErr = errors.New("no test ran: nothing to rank")
 	case sp.Failed() == 0:
@@ -142,19 +144,19 @@ func Load(dir string, opt Options) (*Server, error) {
 	}
 
 	const stream = trace.EventWrite | trace.EventRead | trace.EventCall
-	if tr.Sites.Events&stream != stream {
+	if sites.Events&stream != stream {
 		s.slErr = errors.New("the trace has no dependence events (reads, writes, calls): record it with culprit slice, or culprit test -events all")
 		s.flowErr = s.slErr
 	} else {
-		s.graphs(tr)
+		s.graphs()
 	}
 
 	if opt.Contracts != nil {
 		s.mined = opt.Contracts
-	} else if tr.Sites.Events&trace.EventFunc == 0 {
+	} else if sites.Events&trace.EventFunc == 0 {
 		s.mineErr = errors.New("the trace has no function events: record it with culprit mine, or culprit test -events all")
-	} else if cs, err := invariant.Collect(tr, invariant.CollectOptions{TestFiles: opt.TestFiles}); err != nil {
-		s.mineErr = fmt.Errorf("mine: %w", err)
+	} else if cs, err := invariant.Load(abs, invariant.CollectOptions{TestFiles: opt.TestFiles}); err != nil {
+		s.mineErr = fmt.Errorf("mine: %w", bare(err, abs))
 	} else {
 		s.mined = invariant.Mine(cs, invariant.Options{})
 	}
@@ -163,18 +165,28 @@ func Load(dir string, opt Options) (*Server, error) {
 	return s, nil
 }
 
+// bare returns err without the trace directory a streaming analysis
+// names in it ("read trace DIR: events ... were not recorded"): the view
+// shows one trace.
+func bare(err error, dir string) error {
+	if u := errors.Unwrap(err); u != nil && strings.HasPrefix(err.Error(), "read trace "+dir+": ") {
+		return u
+	}
+	return err
+}
+
 // graphs builds the graphs of the run the view slices and of the run
-// whose flow it draws, with one replay (deps.BuildAll): the summary
-// graph and the execution-level one, of the same run unless
+// whose flow it draws, with one replay (deps.BuildAllStream): the
+// summary graph and the execution-level one, of the same run unless
 // Options.Flow names another test. The flow graph is left out, with its
 // error, when the slices' graph cannot be built.
-func (s *Server) graphs(tr *trace.Trace) {
-	runs, errs, p := buildRuns(tr, deps.Options{Test: s.opt.Test}, deps.Options{Test: s.opt.Flow.Test, Versions: true})
+func (s *Server) graphs() {
+	runs, errs, p := buildRuns(s.dir, deps.Options{Test: s.opt.Test}, deps.Options{Test: s.opt.Flow.Test, Versions: true})
 	if p != nil {
 		// The execution-level graph's replay is the one still being
 		// completed: the slices' graph is built alone.
 		runs, errs = make([]*deps.Run, 2), []error{nil, fmt.Errorf("internal error: %v", p)}
-		runs[0], errs[0] = deps.Build(tr, deps.Options{Test: s.opt.Test})
+		runs[0], errs[0] = deps.BuildStream(s.dir, deps.Options{Test: s.opt.Test})
 	}
 	if errs[0] != nil {
 		s.slErr = fmt.Errorf("slice: %w", errs[0])
@@ -190,12 +202,12 @@ func (s *Server) graphs(tr *trace.Trace) {
 	s.flow, s.flowErr = buildFlow(runs[1], s.opt.Flow)
 }
 
-// buildRuns is deps.BuildAll, returning the value of a panic.
-func buildRuns(tr *trace.Trace, opts ...deps.Options) (runs []*deps.Run, errs []error, p any) {
+// buildRuns is deps.BuildAllStream, returning the value of a panic.
+func buildRuns(dir string, opts ...deps.Options) (runs []*deps.Run, errs []error, p any) {
 	defer func() {
 		p = recover()
 	}()
-	runs, errs = deps.BuildAll(tr, opts...)
+	runs, errs = deps.BuildAllStream(dir, opts...)
 	return runs, errs, nil
 }
 
