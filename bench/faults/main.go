@@ -19,8 +19,15 @@
 //
 // Usage:
 //
-//	go run ./bench/faults [-bugs id,id] [-set train|validation|all] [-verify] [-analyses rank,slice,flow] [-work DIR] [-markdown] [-json FILE]
+//	go run ./bench/faults [-bugs id,id] [-set train|validation|all] [-verify] [-analyses rank,slice,flow] [-warm] [-work DIR] [-markdown] [-json FILE]
 //	go run ./bench/faults -work DIR -rescore spectrum=1,slice=0.5,... [-set train]
+//
+// -warm runs culprit once before the change that makes the plain run
+// build the package's tests, untimed: the timed culprit runs then find
+// their instrumented builds of the packages the change leaves alone in
+// the build cache, as a user finds them who edits a package of a module
+// culprit has run on before (without it, every instrumented build is a
+// first one, while the plain run's other packages come from the cache).
 //
 // -rescore ranks again the diagnoses an earlier run kept in its work
 // directory with other weights, running nothing: how weights are
@@ -56,6 +63,7 @@ func main() {
 	timeout := flag.Duration("timeout", 10*time.Minute, "time limit of one go test run")
 	markdown := flag.Bool("markdown", false, "print the tables as Markdown")
 	jsonOut := flag.String("json", "", "also write every bug's result as JSON to `FILE`")
+	warm := flag.Bool("warm", false, "run culprit once before the change to the package, untimed, so that the timed runs find the instrumented builds of the packages it leaves alone cached (as the plain run after the change finds the plain ones)")
 	rescore := flag.String("rescore", "", "rank again, with `WEIGHTS` (\"default\" or name=value,... over the defaults), the diagnoses kept in -work by an earlier run, running nothing")
 	flag.Parse()
 
@@ -72,7 +80,7 @@ func main() {
 		fail(err)
 	}
 	defer cleanup()
-	b := &bench{work: dir, repeat: max(*repeat, 1), timeout: *timeout, analyses: map[string]bool{}}
+	b := &bench{work: dir, repeat: max(*repeat, 1), timeout: *timeout, analyses: map[string]bool{}, warm: *warm}
 	for _, a := range strings.Split(*analyses, ",") {
 		switch a = strings.TrimSpace(a); a {
 		case "rank", "slice", "flow":
