@@ -531,11 +531,19 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, cases bool, root
 			out.notes = append(out.notes, fmt.Sprintf("%s: slices left out: %s", pkg, why))
 			continue
 		}
+		// The package's failing tests' graphs from one replay of its
+		// trace.
+		var these []diagnosis.Failure
+		var names []string
 		for _, f := range chosen {
-			if f.Package != pkg {
-				continue
+			if f.Package == pkg {
+				these = append(these, f)
+				names = append(names, f.Test)
 			}
-			r, err := buildGraph(ctx, dir, f.Test, cases)
+		}
+		graphs, errs := buildGraphs(ctx, dir, names, cases)
+		for i, f := range these {
+			r, err := graphs[i], errs[i]
 			if top, _, sub := strings.Cut(f.Test, "/"); sub && errors.Is(err, deps.ErrNoTest) {
 				// The run again failed in another subtest (a table in a
 				// map, parallel subtests): slice its test's failing leaf.
@@ -646,20 +654,36 @@ func ranIn(s *spectrum.Spectra, pkgs []string) []string {
 // gives up when ctx is done (the builder, which takes no context, is
 // left to finish on its own).
 func buildGraph(ctx context.Context, dir, test string, segments bool) (*deps.Run, error) {
+	runs, errs := buildGraphs(ctx, dir, []string{test}, segments)
+	return runs[0], errs[0]
+}
+
+// buildGraphs builds the dependence graphs of tests from the trace in
+// dir with one replay of each process's events (deps.BuildAllStream),
+// or gives up when ctx is done, each graph's error then ctx's.
+func buildGraphs(ctx context.Context, dir string, tests []string, segments bool) ([]*deps.Run, []error) {
 	type built struct {
-		r   *deps.Run
-		err error
+		runs []*deps.Run
+		errs []error
+	}
+	opts := make([]deps.Options, len(tests))
+	for i, t := range tests {
+		opts[i] = deps.Options{Test: t, Segments: segments}
 	}
 	done := make(chan built, 1)
 	go func() {
-		r, err := deps.BuildStream(dir, deps.Options{Test: test, Segments: segments})
-		done <- built{r, err}
+		runs, errs := deps.BuildAllStream(dir, opts...)
+		done <- built{runs, errs}
 	}()
 	select {
 	case b := <-done:
-		return b.r, b.err
+		return b.runs, b.errs
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		errs := make([]error, len(tests))
+		for i := range errs {
+			errs[i] = ctx.Err()
+		}
+		return make([]*deps.Run, len(tests)), errs
 	}
 }
 
