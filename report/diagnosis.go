@@ -60,7 +60,12 @@ func why(ev diagnosis.Evidence) string {
 	case ev.Stack:
 		parts = append(parts, "on panic stack")
 	}
-	if ev.Mutants > 0 {
+	switch {
+	case ev.Mutants > 0 && ev.Changed == 0:
+		// Passing tests run against a mutant that changed the failure
+		// only: nothing is known of what these broke.
+		parts = append(parts, fmt.Sprintf("mutants 0/%d changed the failure", ev.Mutants))
+	case ev.Mutants > 0:
 		parts = append(parts, fmt.Sprintf("mutants %d/%d changed the failure, %d broke passing tests", ev.Changed, ev.Mutants, ev.Broke))
 		switch {
 		case ev.Fix > 0:
