@@ -1,0 +1,305 @@
+package instrument
+
+// This file runs the mutants' test binaries and compares their tests'
+// outcomes and failure reports with the original's.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// testResult is a test's outcome and what it printed.
+type testResult struct {
+	outcome  string // "pass", "fail", "skip"; "" when it did not finish
+	output   string
+	reports  []string // its failure reports, normalized
+	panicked bool
+}
+
+var (
+	durationRe = regexp.MustCompile(`\(\d+\.\d+s\)`)
+	hexRe      = regexp.MustCompile(`0x[0-9a-f]{6,}|goroutine \d+`) // addresses, not a byte's value
+	// go-cmp's reports (cmp.Diff) choose between spaces and no-break
+	// spaces at random, run by run, so that nobody depends on their form:
+	// runs of white space compare as one space.
+	spaceRe = regexp.MustCompile(`[\s\x{00a0}]+`)
+)
+
+// cpuSlack is the CPU time a mutant may use beyond five times the
+// original's before it counts as looping forever.
+const cpuSlack = 200 * time.Millisecond
+
+// runMutant runs a test binary with mutant id enabled (0: the original)
+// on the given tests, within timeout and (where the system tells a
+// running process's CPU time, when not 0) cpuLimit, and returns each
+// test's result and the CPU time the binary used.
+func runMutant(ctx context.Context, bin, dir string, env []string, id int, failing, passing []string, timeout, cpuLimit time.Duration) (map[string]testResult, time.Duration, error) {
+	tops := map[string]bool{}
+	var names []string
+	for _, t := range append(append([]string(nil), failing...), passing...) {
+		top, _, _ := strings.Cut(t, "/")
+		if !tops[top] {
+			tops[top] = true
+			names = append(names, regexp.QuoteMeta(top))
+		}
+	}
+	sort.Strings(names)
+	if timeout < time.Second {
+		timeout = time.Second
+	}
+	c, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(c, bin, "-test.v", "-test.run", "^("+strings.Join(names, "|")+")$", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = append(append([]string(nil), env...), fmt.Sprintf("%s=%d", mutantEnv, id))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return parseVerbose(""), 0, err
+	}
+	done := make(chan struct{})
+	if cpuLimit > 0 {
+		go watchCPU(cmd.Process.Pid, cpuLimit, cancel, done)
+	}
+	err := cmd.Wait()
+	close(done)
+	var cpu time.Duration
+	if ps := cmd.ProcessState; ps != nil {
+		cpu = ps.UserTime() + ps.SystemTime()
+	}
+	return parseVerbose(out.String()), cpu, err
+}
+
+// watchCPU calls stop when process pid has used limit of CPU time, or
+// returns when done is closed (or the process's CPU time cannot be
+// read).
+func watchCPU(pid int, limit time.Duration, stop func(), done <-chan struct{}) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			used, ok := procCPU(pid)
+			if !ok {
+				return
+			}
+			if used >= limit {
+				stop()
+				return
+			}
+		}
+	}
+}
+
+// reportRe matches the first line of what t.Log, t.Error and their
+// kind print: "file.go:12: message", indented.
+var reportRe = regexp.MustCompile(`^(\s*)[\w.+-]+\.go:\d+: `)
+
+// parseVerbose reads go test -v output: each test's outcome, the lines
+// printed while it was the running test, and its failure reports (a
+// report's continuation lines are those indented deeper than its first).
+func parseVerbose(out string) map[string]testResult {
+	res := map[string]testResult{}
+	text := map[string]*strings.Builder{}
+	cur := ""
+	var report *strings.Builder
+	indent := 0
+	endReport := func() {
+		if report != nil && cur != "" {
+			r := res[cur]
+			r.reports = append(r.reports, report.String())
+			res[cur] = r
+		}
+		report = nil
+	}
+	for _, l := range strings.Split(out, "\n") {
+		t := normalizeOutput(strings.TrimSpace(l))
+		marker := false
+		for _, p := range []string{"=== RUN   ", "=== CONT  ", "=== NAME  ", "=== PAUSE "} {
+			if strings.HasPrefix(t, p) {
+				endReport()
+				marker = true
+				if p != "=== PAUSE " {
+					cur = strings.TrimSpace(t[len(p):])
+				}
+			}
+		}
+		for _, p := range []string{"--- PASS: ", "--- FAIL: ", "--- SKIP: "} {
+			if strings.HasPrefix(t, p) {
+				endReport()
+				marker = true
+				name, _, _ := strings.Cut(t[len(p):], " ")
+				r := res[name]
+				r.outcome = strings.ToLower(p[4:8])
+				res[name] = r
+				cur = name
+			}
+		}
+		if cur == "" {
+			continue
+		}
+		if !marker {
+			t = oneSpace(t)
+		}
+		b := text[cur]
+		if b == nil {
+			b = &strings.Builder{}
+			text[cur] = b
+		}
+		b.WriteString(t)
+		b.WriteByte('\n')
+		if marker {
+			continue
+		}
+		lead := len(l) - len(strings.TrimLeft(l, " \t"))
+		switch {
+		case strings.Contains(l, ".go:") && reportRe.MatchString(l):
+			endReport()
+			report, indent = &strings.Builder{}, lead
+			report.WriteString(t)
+		case report != nil && t == "":
+			// a blank line inside a report (testify's before its diff)
+		case report != nil && lead > indent:
+			report.WriteByte('\n')
+			report.WriteString(t)
+		default:
+			endReport()
+			if strings.HasPrefix(t, "panic: ") {
+				r := res[cur]
+				r.panicked = true
+				r.reports = append(r.reports, t)
+				res[cur] = r
+			}
+		}
+	}
+	endReport()
+	for name, b := range text {
+		r := res[name]
+		r.output = b.String()
+		res[name] = r
+	}
+	return res
+}
+
+// normalizeOutput blanks what changes from run to run in a line of
+// test output: durations, addresses and goroutine numbers.
+func normalizeOutput(t string) string {
+	// The regular expressions only where they can match: a mutant's
+	// run can print thousands of lines, each parsed here.
+	if strings.Contains(t, "s)") {
+		t = durationRe.ReplaceAllString(t, "")
+	}
+	if strings.Contains(t, "0x") || strings.Contains(t, "goroutine ") {
+		t = hexRe.ReplaceAllString(t, "X")
+	}
+	return t
+}
+
+// oneSpace is spaceRe's replacement of each run of white space by one
+// space, without the regular expression when t has no such run but
+// single spaces.
+func oneSpace(t string) string {
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= 0x80, c == '\t', c == '\n', c == '\f', c == '\r', c == ' ' && i+1 < len(t) && t[i+1] == ' ':
+			return spaceRe.ReplaceAllString(t, " ")
+		}
+	}
+	return t
+}
+
+// reportsOf returns the failure reports of test t and of its subtests
+// in res, and whether any of them panicked or did not finish.
+func reportsOf(res map[string]testResult, t string) (reports []string, crashed bool) {
+	names := make([]string, 0, 1)
+	for name := range res {
+		if name == t || strings.HasPrefix(name, t+"/") {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		r := res[name]
+		reports = append(reports, r.reports...)
+		crashed = crashed || r.panicked || r.outcome == ""
+	}
+	if len(names) == 0 {
+		crashed = true // it never started: the binary died before it
+	}
+	return reports, crashed
+}
+
+// compareOutcomes adds what a mutant's run changed to o.
+func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing, passing []string) {
+	for _, t := range failing {
+		b := base[t]
+		if b.outcome != "fail" {
+			continue // not failing on the original here: not evidence
+		}
+		o.Failing++
+		g := got[t]
+		was, _ := reportsOf(base, t)
+		if len(was) == 0 {
+			was = []string{b.output} // an example's got and want, a bare failure: all it printed is its report
+		}
+		o.Reports += len(was)
+		now, crashed := reportsOf(got, t)
+		var lost, added int
+		switch {
+		case crashed && !b.panicked && g.outcome != "pass":
+			o.Crashed++
+		case g.outcome == "pass":
+			lost = len(was)
+		default:
+			if len(now) == 0 {
+				now = []string{g.output}
+			}
+			lost, added = multisetDiff(was, now)
+		}
+		o.Lost += lost
+		o.Added += max(0, added-lost)
+		if g.outcome != "fail" || g.output != b.output || lost+added > 0 {
+			o.Changed++
+			if g.outcome == "pass" {
+				o.Fixed++
+			}
+		}
+	}
+	for _, t := range passing {
+		if base[t].outcome != "pass" {
+			continue
+		}
+		o.Passing++
+		if got[t].outcome != "pass" {
+			o.Broke++
+		}
+	}
+}
+
+// multisetDiff returns how many of a are not in b and how many of b are
+// not in a, counting repeats.
+func multisetDiff(a, b []string) (onlyA, onlyB int) {
+	n := map[string]int{}
+	for _, x := range a {
+		n[x]++
+	}
+	for _, x := range b {
+		n[x]--
+	}
+	for _, c := range n {
+		if c > 0 {
+			onlyA += c
+		} else {
+			onlyB -= c
+		}
+	}
+	return onlyA, onlyB
+}
