@@ -18,6 +18,7 @@ import (
 	"github.com/culprit-go/culprit/diagnosis"
 	"github.com/culprit-go/culprit/internal/instrument"
 	sfl "github.com/culprit-go/culprit/report"
+	"github.com/culprit-go/culprit/source"
 	"github.com/culprit-go/culprit/spectrum"
 	"github.com/culprit-go/culprit/trace"
 	"golang.org/x/tools/go/packages"
@@ -323,6 +324,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	wg.Wait()
 	progress.done()
 	in.Slices, in.Cases, slNotes = sl.slices, sl.cases, sl.notes
+	info.Files = sl.files
 	if len(sl.raised) > 0 {
 		// A runtime panic a deferred function recovered is a panic the
 		// failing test's output does not show: its statement ranks as
@@ -470,6 +472,9 @@ type sliced struct {
 	// its checks (deps.Graph.Segments): test case purification.
 	cases []diagnosis.Case
 	notes []string
+	// files are the source files the first graph's replay read, for the
+	// report to read no file again.
+	files *source.Set
 }
 
 // groupSlices runs up to n of the group's failing tests again, recording
@@ -570,6 +575,9 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, cases bool, root
 				lines[diagnosis.Location{File: diagnosis.Relative(root, nd.File), Line: nd.Line}] = true
 			}
 			out.slices = append(out.slices, lines)
+			if out.files == nil {
+				out.files = r.Files()
+			}
 			for _, id := range r.Raised {
 				nd := r.Nodes[id]
 				loc := diagnosis.Location{File: diagnosis.Relative(root, nd.File), Line: nd.Line}
