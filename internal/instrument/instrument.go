@@ -89,7 +89,8 @@ type Config struct {
 	// counts, and with them when the collector runs and what a
 	// sync.Pool hands out) may differ. For the analyses of a test's run
 	// (slices, flows), not for culprit test, whose outcomes must match
-	// the plain run's.
+	// the plain run's. The test binary is linked without DWARF
+	// (-ldflags=-w) too, unless the user's go test flags set -ldflags.
 	NoInline bool
 	// ModuleImports also instruments the main module's packages that
 	// the tested packages or their tests import (the packages
@@ -252,7 +253,7 @@ type prepared struct {
 	work    string   // the temporary directory
 	keep    bool     // keep it
 	overlay string   // the -overlay file
-	gcflags []string // culprit's -gcflags, merged with the user's
+	gcflags []string // culprit's -gcflags, merged with the user's, and -ldflags
 	dir     string   // where to run the go command
 	env     []string
 	main    *packages.Package // the program's main package (program builds)
@@ -653,6 +654,12 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 			}
 		}
 		gcflags = mergeGcflags(cfg.GoFlags, gcflags)
+	}
+	if cfg.NoInline && !hasFlag(cfg.GoFlags, "ldflags") {
+		// No debugger reads the test binary of an analysis: linked
+		// without DWARF, its link takes some 40% less time (uuid's:
+		// 0.70 -> 0.40 s).
+		gcflags = append(gcflags, "-ldflags=-w")
 	}
 	if rtImport != rtPath {
 		if err := vendoredRT(overlay, work, mod.Dir, rtDir); err != nil {
