@@ -22,6 +22,8 @@ type outputScanner struct {
 	partial []byte
 	pending []string          // example results not yet assigned to a package
 	results map[string]string // "pkg\x00Example" -> pass or fail
+	json    bool              // the output is go test -json's: every test run says so
+	example bool              // an example's event was seen
 }
 
 func newOutputScanner() *outputScanner {
@@ -48,8 +50,15 @@ func (s *outputScanner) Write(p []byte) (int, error) {
 func (s *outputScanner) line(l string) {
 	if strings.HasPrefix(l, "{") {
 		var ev struct{ Action, Package, Test string }
-		if json.Unmarshal([]byte(l), &ev) == nil && strings.HasPrefix(ev.Test, "Example") && (ev.Action == "pass" || ev.Action == "fail") {
-			s.results[ev.Package+"\x00"+ev.Test] = ev.Action
+		if json.Unmarshal([]byte(l), &ev) != nil || ev.Action == "" {
+			return
+		}
+		s.json = true
+		if strings.HasPrefix(ev.Test, "Example") {
+			s.example = true
+			if ev.Action == "pass" || ev.Action == "fail" {
+				s.results[ev.Package+"\x00"+ev.Test] = ev.Action
+			}
 		}
 		return
 	}
@@ -79,10 +88,21 @@ func (s *outputScanner) result(pkg, example string) string {
 	return s.results[pkg+"\x00"+example]
 }
 
+// noExamples reports whether the output says that no example ran: go
+// test -json's names every test it runs.
+func (s *outputScanner) noExamples() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.json && !s.example
+}
+
 // settleExamples appends to each events file the outcome of the examples
 // it ran: failed when go test said so, passed otherwise if the process
 // ended normally.
 func settleExamples(traceDir string, out *outputScanner) error {
+	if out.noExamples() {
+		return nil // the events files are not read for nothing (yaml.v3's: 250 MB)
+	}
 	names, err := filepath.Glob(filepath.Join(traceDir, trace.EventsPrefix+"*"))
 	if err != nil {
 		return fmt.Errorf("settle examples: %w", err)
