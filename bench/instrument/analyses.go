@@ -66,9 +66,12 @@ type fault struct {
 	Test      string // a test the mutant fails
 	PlainWall float64
 	PlainRSS  int64
-	Analyses  []analysis
-	Err       string // no fault found, or the plain run failed
-	Load      string // the machine's load average as the analyses started
+	// PlainBuilt is the plain run after a change to the faulty file,
+	// building the package's tests (-warm only; 0 otherwise).
+	PlainBuilt float64
+	Analyses   []analysis
+	Err        string // no fault found, or the plain run failed
+	Load       string // the machine's load average as the analyses started
 }
 
 // analyze injects a fault into the module copy in dir, a single-statement
@@ -119,7 +122,7 @@ func (h *harness) inject(ctx context.Context, m entry, dir string, plain *run, f
 		}
 		fmt.Fprintf(h.log, "%s: %s fails %s\n", m.name(), c, test)
 		f.Mutant, f.Package, f.Test = c.String(), pkg, test
-		err = h.runAnalyses(ctx, dir, m, f, plain)
+		err = h.runAnalyses(ctx, dir, file, m, f, plain)
 		os.WriteFile(file, src, 0o644)
 		if errors.Is(err, errRunaway) {
 			fmt.Fprintf(h.log, "%s: %s: %v\n", m.name(), c, err)
@@ -214,10 +217,25 @@ var errRunaway = errors.New("the package's plain run with the fault runs away")
 // runs each analysis on it. A fault that makes the run hang or grow past
 // 8 GiB (a test that failed fast in failingTest, others then loop) is
 // errRunaway: another mutant is tried.
-func (h *harness) runAnalyses(ctx context.Context, dir string, m entry, f *fault, modPlain *run) error {
+func (h *harness) runAnalyses(ctx context.Context, dir, file string, m entry, f *fault, modPlain *run) error {
 	goFlags := append([]string{"-vet=off"}, m.Flags...)
 	bound := min(h.timeout, time.Duration(3*modPlain.Wall*float64(time.Second))+time.Minute)
-	plain, err := h.command(ctx, dir, bound, "go", append(append([]string{"test", "-count=1", "-timeout", (bound + time.Minute).String()}, goFlags...), f.Package)...)
+	plainArgs := append(append([]string{"test", "-count=1", "-timeout", (bound + time.Minute).String()}, goFlags...), f.Package)
+	if h.warm {
+		limit := max(10*bound, h.floor)
+		for _, cmd := range h.analysisArgs(f, goFlags) {
+			h.command(ctx, dir, limit, h.culprit, cmd...) // untimed: the builds it leaves cached
+		}
+		if err := appendComment(file); err != nil {
+			return err
+		}
+		built, err := h.command(ctx, dir, bound, "go", plainArgs...)
+		if err != nil {
+			return fmt.Errorf("plain run of %s after the change: %w", f.Package, err)
+		}
+		f.PlainBuilt = built.Wall
+	}
+	plain, err := h.command(ctx, dir, bound, "go", plainArgs...)
 	if err != nil {
 		return fmt.Errorf("plain run of %s: %w", f.Package, err)
 	}
@@ -227,23 +245,10 @@ func (h *harness) runAnalyses(ctx context.Context, dir string, m entry, f *fault
 	f.PlainWall, f.PlainRSS = plain.Wall, plain.RSS
 	f.Load = loadAverage()
 	limit := max(time.Duration(10*plain.Wall*float64(time.Second)), h.floor)
-	top, _, _ := strings.Cut(f.Test, "/")
-	run := "^" + regexp.QuoteMeta(top) + "$"
-	after := append([]string{"--"}, goFlags...)
-	var lim []string
-	if h.limit != 0 {
-		lim = []string{"-timeout", h.limit.String()}
-	}
-	args := map[string][]string{
-		"rank":  {"rank", f.Package},
-		"slice": {"slice", "-test", f.Test, "-run", run, f.Package},
-		"flow":  {"flow", "-test", f.Test, "-run", run, f.Package},
-		"mine":  {"mine", f.Package},
-	}
-	for _, name := range analysisNames {
-		cmd := append(append([]string{name}, lim...), args[name][1:]...)
+	for i, cmd := range h.analysisArgs(f, goFlags) {
+		name := analysisNames[i]
 		fmt.Fprintf(h.log, "%s: culprit %s\n", m.name(), strings.Join(cmd, " "))
-		a, err := h.command(ctx, dir, limit, h.culprit, append(cmd, after...)...)
+		a, err := h.command(ctx, dir, limit, h.culprit, cmd...)
 		if err != nil {
 			return fmt.Errorf("culprit %s: %w", name, err)
 		}
@@ -253,6 +258,43 @@ func (h *harness) runAnalyses(ctx context.Context, dir string, m entry, f *fault
 		f.Analyses = append(f.Analyses, a)
 	}
 	return nil
+}
+
+// analysisArgs are the culprit command lines of the analyses on fault
+// f, in analysisNames's order.
+func (h *harness) analysisArgs(f *fault, goFlags []string) [][]string {
+	top, _, _ := strings.Cut(f.Test, "/")
+	run := "^" + regexp.QuoteMeta(top) + "$"
+	after := append([]string{"--"}, goFlags...)
+	var lim []string
+	if h.limit != 0 {
+		lim = []string{"-timeout", h.limit.String()}
+	}
+	args := map[string][]string{
+		"rank":  {f.Package},
+		"slice": {"-test", f.Test, "-run", run, f.Package},
+		"flow":  {"-test", f.Test, "-run", run, f.Package},
+		"mine":  {f.Package},
+	}
+	out := make([][]string, len(analysisNames))
+	for i, name := range analysisNames {
+		out[i] = append(append(append([]string{name}, lim...), args[name]...), after...)
+	}
+	return out
+}
+
+// appendComment adds a comment line at the end of file: its package's
+// build is no longer cached, and no line moves.
+func appendComment(file string) error {
+	fh, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(fh, "\n// changed by bench/instrument at %s so that its build is not cached\n", time.Now().UTC().Format(time.RFC3339Nano))
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // command runs name with args in dir, in a process group of its own

@@ -83,6 +83,11 @@ type harness struct {
 	// faultPkg, when not "", is the one package ("./dir") the fault is
 	// injected into.
 	faultPkg string
+	// warm runs the analyses once on the fault, untimed, then changes
+	// the faulty file (a comment added): the timed runs find the
+	// instrumented builds of every other package cached, as the plain
+	// run after the change (fault.PlainBuilt) finds the plain ones.
+	warm bool
 }
 
 // runModule runs one module plain and in every variant.

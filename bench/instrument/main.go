@@ -20,11 +20,15 @@
 // 10x the plain run (at least -floor) or needs more than 8 GiB. Each
 // analysis's standard error is kept as analyses/MODULE.NAME.stderr in the
 // work directory, and its notes of what culprit could not record (cgo
-// files, assembly) are listed under the table.
+// files, assembly) are listed under the table. With -warm the analyses
+// run once on the fault untimed, the faulty file is then changed (a
+// comment added) and the plain run timed after it too ("built s"): the
+// timed analyses are a user's who edits a package of a module culprit
+// has run on before.
 //
 // Usage:
 //
-//	go run ./bench/instrument [-modules a,b] [-events stmt,all] [-work DIR] [-markdown] [-analyses=false]
+//	go run ./bench/instrument [-modules a,b] [-events stmt,all] [-work DIR] [-markdown] [-analyses=false] [-warm]
 package main
 
 import (
@@ -54,6 +58,7 @@ func main() {
 	bin := flag.String("culprit", "", "the culprit `binary` of the analyses (default: built from this checkout)")
 	tries := flag.Int("tries", 12, "mutants tried per module to find one that fails a test")
 	faultPkg := flag.String("fault", "", "inject the fault into the package `./DIR` alone (modernc.org/sqlite: ./vfs, whose tests run the generated ./lib)")
+	warm := flag.Bool("warm", false, "run the analyses once on the fault, untimed, then change the faulty file: the timed analyses find the instrumented builds of the packages the change leaves alone cached (as the plain run after the change, the table's \"built s\", finds the plain ones)")
 	floor := flag.Duration("floor", 5*time.Minute, "least time limit of an analysis (it is 10x the plain run otherwise)")
 	limit := flag.Duration("limit", 0, "pass -timeout `D` to each analysis (negative: culprit's own default limit lifted, to measure how long an analysis that stops at it takes)")
 	jsonOut := flag.String("json", "", "append each module's result to `FILE` as a line of JSON as it ends")
@@ -83,7 +88,7 @@ func main() {
 	}
 	defer cleanup()
 	h.repeat = max(*repeat, 1)
-	h.tries, h.floor, h.limit, h.faultPkg = *tries, *floor, *limit, *faultPkg
+	h.tries, h.floor, h.limit, h.faultPkg, h.warm = *tries, *floor, *limit, *faultPkg, *warm
 	if *analyses {
 		if h.culprit, err = proof.Culprit(h.work, *bin); err != nil {
 			fmt.Fprintln(os.Stderr, "instrument:", err)
@@ -275,12 +280,13 @@ func (r *result) analysisFailures() []string {
 }
 
 // printAnalyses writes the analyses' table: per module the injected
-// fault, the failing test, the plain run of its package, and for each
+// fault, the failing test, the plain run of its package (and with -warm
+// the plain run after a change to the faulty file), and for each
 // analysis its exit status, its wall time as a multiple of the plain
 // run's and its peak RSS; then the failures and the modules without a
 // fault.
 func printAnalyses(w io.Writer, results []*result, markdown bool) {
-	head := []string{"module", "fault", "test", "plain s"}
+	head := []string{"module", "fault", "test", "plain s", "built s"}
 	for _, n := range analysisNames {
 		head = append(head, n+" exit/ratio/MiB")
 	}
@@ -293,7 +299,11 @@ func printAnalyses(w io.Writer, results []*result, markdown bool) {
 		if f == nil || f.Err != "" {
 			continue
 		}
-		row := []string{r.Module, f.Package + ": " + f.Mutant, f.Test, fmt.Sprintf("%.1f", f.PlainWall)}
+		built := ""
+		if f.PlainBuilt > 0 {
+			built = fmt.Sprintf("%.1f", f.PlainBuilt)
+		}
+		row := []string{r.Module, f.Package + ": " + f.Mutant, f.Test, fmt.Sprintf("%.1f", f.PlainWall), built}
 		plainSum += f.PlainWall
 		for _, a := range f.Analyses {
 			sums[a.Name] += a.Wall
@@ -305,7 +315,7 @@ func printAnalyses(w io.Writer, results []*result, markdown bool) {
 		}
 		rows = append(rows, append(row, f.Load))
 	}
-	total := []string{"total (wall s summed)", "", "", fmt.Sprintf("%.1f", plainSum)}
+	total := []string{"total (wall s summed)", "", "", fmt.Sprintf("%.1f", plainSum), ""}
 	for _, n := range analysisNames {
 		total = append(total, fmt.Sprintf("%.0f s, %s", sums[n], ratio(sums[n], plainSum)))
 	}
