@@ -287,9 +287,12 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	var plan *mutantPlan
 	if f.mutation.on {
 		first := diagnosis.Diagnose(in)
-		if dl, ok := ctx.Deadline(); ok && (f.mutation.budget == 0 || time.Until(dl) < f.mutation.budget) {
-			// Without a budget of its own the step has the command's
-			// time limit, less a tenth for the ranking after it.
+		if f.mutation.budget == 0 {
+			f.mutation.budget = mutationBudget(ran)
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < f.mutation.budget {
+			// The command's time limit, less a tenth for the ranking
+			// after the step.
 			f.mutation.budget = time.Until(dl) * 9 / 10
 		}
 		plan = planMutants(f.mutation, first, group, s)

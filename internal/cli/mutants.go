@@ -16,10 +16,23 @@ import (
 // mutationFlags say whether and how the diagnosis mutates.
 type mutationFlags struct {
 	on      bool
-	budget  time.Duration // 0: the command's time limit decides
+	budget  time.Duration // 0: mutationBudget of the instrumented run
 	max     int           // mutants made and run at most, the most suspicious lines' (0: no cap)
 	funcs   int           // the most suspicious functions whose lines are mutated
 	passing int           // passing tests run against each mutant, per package
+}
+
+// mutationBudget is the mutation step's default time limit, building
+// included, for an instrumented run of the tests (loading, building and
+// running them) that took ran. It is a safety net for suites whose tests
+// are slow: the count (-mutation-max) decides what runs wherever the
+// tests are quick, so that the ranking does not depend on the machine's
+// load. Without it, 300 mutants of robfig/cron's failing test (which
+// waits on timers) ran the diagnosis past ten times its 39 s plain run;
+// with three times the run plus 10 s, fastjson-v1.5.1's 232 quick
+// mutants were cut at load 14.
+func mutationBudget(ran time.Duration) time.Duration {
+	return 5*ran + 30*time.Second
 }
 
 // defaultMutationMax is how many mutants the diagnosis makes and runs at
@@ -29,8 +42,9 @@ type mutationFlags struct {
 // code on a busy and an idle machine mutate the same lines and rank
 // alike: with a budget of three times the instrumented run plus 10 s,
 // fastjson-v1.5.1's diagnosis at load 14 ran 223 and then 225 of its 232
-// mutants, and ranked its lines differently each time. The command's
-// time limit (-timeout) still bounds the step; a step it cuts says so.
+// mutants, and ranked its lines differently each time. A time limit
+// (mutationBudget, -timeout) still bounds the step; a step it cuts says
+// so.
 const defaultMutationMax = 300
 
 // mutantPlan is what the mutation step mutates and runs: the executed
