@@ -130,7 +130,10 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	}
 	sort.Strings(tests)
 	var bins map[string]string
-	for attempt := 0; ; attempt++ {
+	// The mutants are made again after the cap leaves lines out, and
+	// after a build, up to three times, without the lines whose mutants
+	// did not compile.
+	for failed := 0; ; {
 		overlay := map[string]string{}
 		mutated := map[string]bool{} // import paths of the mutated files' packages
 		sites = sites[:0]
@@ -188,9 +191,10 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 			break
 		}
 		var be *mutantBuildError
-		if !errors.As(err, &be) || attempt == 3 || len(be.lines) == 0 {
+		if !errors.As(err, &be) || failed == 3 || len(be.lines) == 0 {
 			return nil, err
 		}
+		failed++
 		res.Notes = append(res.Notes, "mutants left out where they did not compile: "+firstLines(be.out, 3))
 		for _, l := range be.lines {
 			if drop[l.File] == nil {
