@@ -165,6 +165,9 @@ func runTrouble(e *env, cmd string, res *instrument.Result) bool {
 	for _, t := range res.TimedOut {
 		fmt.Fprintf(e.stderr, "culprit: %s: note: %s; its trace ends there\n", cmd, t)
 	}
+	for _, r := range res.Resumed {
+		fmt.Fprintf(e.stderr, "culprit: %s: note: %s\n", cmd, r)
+	}
 	if len(res.Broken) == 0 {
 		return false
 	}

@@ -80,7 +80,7 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 	var res *instrument.Result
 	more, err := instrument.ModuleImports(ctx, instrument.Config{Packages: pkgs, GoFlags: goFlags})
 	if err == nil {
-		res, err = instrument.Run(ctx, instrument.Config{Packages: pkgs, Instrument: more, Events: spectrum.Needs(kinds), GoFlags: flags, Stdout: w, Stderr: w})
+		res, err = instrument.Run(ctx, instrument.Config{Packages: pkgs, Instrument: more, Events: spectrum.Needs(kinds), GoFlags: flags, Stdout: w, Stderr: w, Resume: true})
 	}
 	if err != nil && ctx.Err() != nil {
 		progress.done()

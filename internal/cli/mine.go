@@ -99,6 +99,7 @@ func collect(e *env, b *budget, rf runFlags, pkgs, goFlags []string) (*invariant
 				Stderr:    w,
 				CallLimit: *rf.calls,
 				Inlinable: *rf.inlinable,
+				Resume:    true, // the tests a panic kept from running teach invariants too
 			})
 			return err
 		})

@@ -248,6 +248,9 @@ func runRank(e *env, args []string) int {
 			// The view slices the failing test's run, as culprit slice
 			// records it.
 			SamplePerTest: wf.on(),
+			// A test's panic ends its binary: the tests after it run
+			// in another, or the spectra would lack their passing runs.
+			Resume: true,
 		})
 		if err != nil {
 			return instrumentFailed(e, "rank", err)

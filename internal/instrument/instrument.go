@@ -98,6 +98,15 @@ type Config struct {
 	// tested packages load: a value computed there is followed into
 	// them. Loaded is not used then.
 	ModuleImports bool
+	// Resume runs again, in a test binary of their own, the tests that
+	// a panic kept from running: when a test's panic ends its package's
+	// test binary (go test runs nothing of the package after it), the
+	// package's tests run once more with -skip naming the top-level
+	// tests that ended or panicked, until every test has run. Their
+	// records go to the same trace directory, one events file per
+	// process. Not after -timeout stopped the binary, with -failfast,
+	// or with a -skip of the user's that names subtests.
+	Resume bool
 	// Loaded are the packages an earlier Run loaded (its
 	// Result.Loaded): when every pattern of Packages and Instrument is
 	// an import path among them and the directory and build flags are
@@ -183,6 +192,10 @@ type Result struct {
 	// TimedOut says which test binaries -timeout stopped, and in which
 	// tests: their traces end there.
 	TimedOut []string
+	// Resumed says, per package, which tests panicked and stopped its
+	// test binary, after which the tests not yet run ran in another
+	// (Config.Resume).
+	Resumed []string
 	// Loaded are the packages this run loaded, for the next
 	// (Config.Loaded).
 	Loaded *Loaded
@@ -212,33 +225,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	defer b.close()
 	res := b.res
-	args := []string{"test", "-overlay", b.overlay}
-	if !hasFlag(cfg.GoFlags, "count") {
-		// A cached result runs nothing and records nothing.
-		args = append(args, "-count=1")
-	}
-	args = append(args, cfg.Packages...)
-	args = append(args, insertFlags(cfg.GoFlags, b.gcflags)...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = b.dir
-	cmd.Env = b.env
 	scan := newOutputScanner()
 	trouble := &troubleScanner{}
-	cmd.Stdout = io.MultiWriter(cfg.Stdout, scan, trouble.stream(0))
-	cmd.Stderr = io.MultiWriter(cfg.Stderr, trouble.stream(1))
-	if cfg.Stderr == cfg.Stdout {
-		cmd.Stderr = cmd.Stdout // one pipe, as exec does for one writer
+	res.ExitCode, res.MaxRSS, err = b.goTest(ctx, cfg, cfg.Packages, cfg.GoFlags, scan, trouble)
+	if err != nil {
+		return nil, err
 	}
-	err = cmd.Run()
 	trouble.report(res)
-	res.MaxRSS = maxRSS(cmd.ProcessState)
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		res.ExitCode = exit.ExitCode()
-	default:
-		return nil, fmt.Errorf("run go test: %w", err)
+	if cfg.Resume && res.ExitCode != 0 && ctx.Err() == nil {
+		if err := b.resume(ctx, cfg, scan, trouble); err != nil {
+			return nil, err
+		}
 	}
 	if err := settleExamples(res.TraceDir, scan); err != nil {
 		res.Notes = append(res.Notes, err.Error())

@@ -576,3 +576,57 @@ func TestSamplePerTest(t *testing.T) {
 		}
 	}
 }
+
+// TestResume checks that with Config.Resume the tests a panic kept from
+// running run in another test binary: a test paused by t.Parallel, and
+// the tests after each panicking one; the panicking tests and their
+// subtests do not run again.
+func TestResume(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/crash")
+	traceDir := t.TempDir()
+	var out bytes.Buffer
+	res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.EventStmt,
+		TraceDir: traceDir, GoFlags: []string{"-run", "^(TestOK|TestEarlyParallel|TestPanic|TestPanicSub|TestZAfter)$"},
+		Stdout: &out, Stderr: &out, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 1 {
+		t.Errorf("exit %d, want 1\n%s", res.ExitCode, out.Bytes())
+	}
+	if len(res.Resumed) != 2 {
+		t.Errorf("resumed %q, want two binaries' panics", res.Resumed)
+	}
+	tr, err := trace.Open(traceDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Processes) != 3 {
+		t.Fatalf("%d processes, want 3: %v", len(tr.Processes), tr.Processes)
+	}
+	ran := map[string][]string{}
+	for _, p := range tr.Processes {
+		for _, x := range p.Tests {
+			ran[x.Name] = append(ran[x.Name], x.Outcome.String())
+		}
+	}
+	want := map[string]string{
+		"TestOK": "pass", "TestPanic": "panic", "TestPanicSub/ok": "pass", "TestPanicSub/boom": "panic",
+		"TestEarlyParallel": "pass", "TestZAfter": "pass", "TestPanicSub/never": "",
+	}
+	for name, outcome := range want {
+		got := ran[name]
+		ended := []string{}
+		for _, o := range got {
+			if o != trace.OutcomeRunning.String() {
+				ended = append(ended, o)
+			}
+		}
+		switch {
+		case outcome == "" && len(got) > 0:
+			t.Errorf("%s ran: %q", name, got)
+		case outcome != "" && (len(ended) != 1 || ended[0] != outcome):
+			t.Errorf("%s ended %q, want %s once", name, ended, outcome)
+		}
+	}
+}

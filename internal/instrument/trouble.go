@@ -168,3 +168,17 @@ func (s *troubleScanner) report(res *Result) {
 	}
 	res.TimedOut = s.timedOut
 }
+
+// timedOutPackages returns the packages whose test binary -timeout
+// stopped.
+func (s *troubleScanner) timedOutPackages() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]bool{}
+	for _, msg := range s.timedOut {
+		if pkg, _, ok := strings.Cut(msg, ": "); ok {
+			out[pkg] = true
+		}
+	}
+	return out
+}

@@ -4,6 +4,10 @@ import "testing"
 
 func TestOK(t *testing.T) {}
 
+// TestEarlyParallel waits, paused, for the sequential tests: a panic in
+// one of them stops it before it ran (TestResume).
+func TestEarlyParallel(t *testing.T) { t.Parallel() }
+
 func TestPanic(t *testing.T) { Boom() }
 
 func TestExit(t *testing.T) { Quit() }
@@ -13,3 +17,11 @@ func TestHang(t *testing.T) { Hang() }
 func TestFatal(t *testing.T) { t.Fatal("fatal") }
 
 func TestGoPanic(t *testing.T) { GoBoom() }
+
+func TestPanicSub(t *testing.T) {
+	t.Run("ok", func(t *testing.T) {})
+	t.Run("boom", func(t *testing.T) { Boom() })
+	t.Run("never", func(t *testing.T) {})
+}
+
+func TestZAfter(t *testing.T) {}

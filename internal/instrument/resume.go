@@ -1,0 +1,226 @@
+package instrument
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sort"
+	"strings"
+
+	"github.com/culprit-go/culprit/trace"
+)
+
+// maxResumes bounds the test binaries Resume starts after the first: a
+// package whose every test panics ends, resumed, after this many.
+const maxResumes = 50
+
+// goTest runs go test on pkgs, instrumented, with the user's flags (and
+// culprit's build flags) and returns its exit status and peak memory. A
+// non-zero exit is the tests' outcome, not an error.
+func (b *prepared) goTest(ctx context.Context, cfg Config, pkgs, flags []string, scan *outputScanner, trouble *troubleScanner) (int, int64, error) {
+	args := []string{"test", "-overlay", b.overlay}
+	if !hasFlag(flags, "count") {
+		// A cached result runs nothing and records nothing.
+		args = append(args, "-count=1")
+	}
+	args = append(args, pkgs...)
+	args = append(args, insertFlags(flags, b.gcflags)...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = b.dir
+	cmd.Env = b.env
+	cmd.Stdout = io.MultiWriter(cfg.Stdout, scan, trouble.stream(0))
+	cmd.Stderr = io.MultiWriter(cfg.Stderr, trouble.stream(1))
+	if cfg.Stderr == cfg.Stdout {
+		cmd.Stderr = cmd.Stdout // one pipe, as exec does for one writer
+	}
+	err := cmd.Run()
+	rss := maxRSS(cmd.ProcessState)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, rss, nil
+	case errors.As(err, &exit):
+		return exit.ExitCode(), rss, nil
+	default:
+		return 0, rss, fmt.Errorf("run go test: %w", err)
+	}
+}
+
+// resume runs again the tests a panic kept from running (Config.Resume):
+// while an events file of the trace ends without its end record because
+// a test panicked, its package's tests run once more, skipping the
+// top-level tests that ended or panicked there and in the earlier runs.
+func (b *prepared) resume(ctx context.Context, cfg Config, scan *outputScanner, trouble *troubleScanner) error {
+	res := b.res
+	if hasFlag(cfg.GoFlags, "failfast") {
+		return nil // the user asked for the first failure only
+	}
+	userSkip := flagValue(cfg.GoFlags, "skip")
+	if strings.Contains(userSkip, "/") {
+		res.Notes = append(res.Notes, "a test panicked and stopped its test binary; the tests after it did not run: -skip names subtests, so culprit cannot add the tests to skip to it")
+		return nil
+	}
+	read := map[string]bool{} // events files examined
+	skip := map[string]map[string]bool{}
+	for round := 0; round < maxResumes; round++ {
+		crashed, err := crashedProcesses(res.TraceDir, read, trouble.timedOutPackages())
+		if err != nil {
+			return err
+		}
+		var pkgs []string
+		for _, c := range crashed {
+			s := skip[c.pkg]
+			if s == nil {
+				s = map[string]bool{}
+				skip[c.pkg] = s
+			}
+			grew := false
+			for _, t := range c.done {
+				if !s[t] {
+					s[t], grew = true, true
+				}
+			}
+			if !grew {
+				continue // nothing ran before the crash: it would crash again
+			}
+			res.Resumed = append(res.Resumed, fmt.Sprintf("%s: %s panicked and stopped the test binary; the tests not yet run ran in another", c.pkg, strings.Join(c.panicked, ", ")))
+			pkgs = append(pkgs, c.pkg)
+		}
+		if len(pkgs) == 0 {
+			return nil
+		}
+		// One go test per package: each skips its own tests.
+		for _, pkg := range pkgs {
+			flags := withoutFlag(cfg.GoFlags, "skip")
+			pattern := "^(" + strings.Join(sortedSet(skip[pkg]), "|") + ")$"
+			if userSkip != "" {
+				pattern = userSkip + "|" + pattern
+			}
+			flags = insertFlags(flags, []string{"-skip", pattern})
+			_, rss, err := b.goTest(ctx, cfg, []string{pkg}, flags, scan, trouble)
+			if err != nil {
+				return err
+			}
+			res.MaxRSS = max(res.MaxRSS, rss)
+			if ctx.Err() != nil {
+				return nil
+			}
+		}
+		trouble.report(res)
+	}
+	return nil
+}
+
+// crashed is a test binary a test's panic stopped.
+type crashed struct {
+	pkg      string
+	done     []string // top-level tests that ended or panicked
+	panicked []string // the tests that panicked
+}
+
+// crashedProcesses reads the events files of dir not yet in read (and
+// adds them) and returns the processes a test's panic ended, leaving
+// out the packages -timeout stopped.
+func crashedProcesses(dir string, read map[string]bool, timedOut map[string]bool) ([]crashed, error) {
+	d, err := trace.OpenDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	var out []crashed
+	for _, name := range d.Events {
+		if read[name] {
+			continue
+		}
+		read[name] = true
+		p, err := d.ReadTests(name)
+		if err != nil {
+			return nil, fmt.Errorf("resume: %w", err)
+		}
+		if !p.Truncated || p.Package == "" || timedOut[p.Package] {
+			continue
+		}
+		c := crashed{pkg: p.Package}
+		top := func(t *trace.Test) *trace.Test {
+			for t.Parent != 0 {
+				up := p.Test(t.Parent)
+				if up == nil {
+					break
+				}
+				t = up
+			}
+			return t
+		}
+		done := map[string]bool{}
+		for _, t := range p.Tests {
+			if t.Outcome == trace.OutcomePanic {
+				done[top(t).Name] = true
+				c.panicked = append(c.panicked, t.Name)
+			}
+		}
+		if len(c.panicked) == 0 {
+			continue // no test's own goroutine panicked: os.Exit, a signal, another goroutine
+		}
+		for _, t := range p.Tests {
+			// The snapshot at the panic ends the tests then running
+			// (OutcomeRunning): those paused by t.Parallel run again.
+			if t.Parent == 0 && t.Ended && t.Outcome != trace.OutcomeRunning {
+				done[t.Name] = true
+			}
+		}
+		c.done = sortedSet(done)
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// flagValue returns the value of go test flag name in flags ("" when
+// not set).
+func flagValue(flags []string, name string) string {
+	v := ""
+	for i := 0; i < len(flags); i++ {
+		f := flags[i]
+		if f == "--" || f == "-args" || f == "--args" {
+			break
+		}
+		n := strings.TrimLeft(f, "-")
+		switch {
+		case n == name && i+1 < len(flags):
+			v = flags[i+1]
+			i++
+		case strings.HasPrefix(n, name+"="):
+			v = n[len(name)+1:]
+		}
+	}
+	return v
+}
+
+// withoutFlag returns flags without go test flag name and its value.
+func withoutFlag(flags []string, name string) []string {
+	var out []string
+	for i := 0; i < len(flags); i++ {
+		f := flags[i]
+		if f == "--" || f == "-args" || f == "--args" {
+			return append(out, flags[i:]...)
+		}
+		n := strings.TrimLeft(f, "-")
+		switch {
+		case n == name && i+1 < len(flags):
+			i++
+		case strings.HasPrefix(n, name+"="):
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
+}
