@@ -85,6 +85,16 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 		}
 		top[fn.Name] = true
 	}
+	// And where a failing test panicked, however its function ranks:
+	// the line a runtime error stopped at is the first place to look,
+	// and only its mutants can say whether it is the fault or the
+	// messenger (a recovered panic turned into the error a check saw
+	// has no other evidence of its own).
+	for _, l := range first.Lines {
+		if l.Evidence.StackTop {
+			top[l.Func] = true
+		}
+	}
 	lines := map[string][]int{}
 	var order []string
 	var ranked []instrument.FileLine
@@ -98,7 +108,12 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 			order = append(order, abs)
 		}
 		lines[abs] = append(lines[abs], l.Line)
-		ranked = append(ranked, instrument.FileLine{File: abs, Line: l.Line})
+		if l.Evidence.StackTop {
+			// Its mutants first, whatever the cap leaves out.
+			ranked = append([]instrument.FileLine{{File: abs, Line: l.Line}}, ranked...)
+		} else {
+			ranked = append(ranked, instrument.FileLine{File: abs, Line: l.Line})
+		}
 		chosen[l.Location] = true
 	}
 	failing := map[string][]string{}
