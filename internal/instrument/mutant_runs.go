@@ -121,6 +121,15 @@ func parseVerbose(out string) map[string]testResult {
 		report = nil
 	}
 	for _, l := range strings.Split(out, "\n") {
+		if l == "PASS" || l == "FAIL" {
+			// The binary's verdict, after the last test's result: not
+			// that test's output (whichever test ran last, as the cases
+			// of a table kept in a map run in random order, would
+			// otherwise differ from the original's run by this line).
+			endReport()
+			cur = ""
+			continue
+		}
 		t := normalizeOutput(strings.TrimSpace(l))
 		marker := false
 		for _, p := range []string{"=== RUN   ", "=== CONT  ", "=== NAME  ", "=== PAUSE "} {

@@ -53,6 +53,9 @@ FAIL
 		{name: "subtest", failing: []string{"TestT"}, changed: 1, lost: 1, added: 0, rp: 2,
 			base: "=== RUN   TestT\n=== RUN   TestT/a\n    t_test.go:5: a wrong\n=== RUN   TestT/b\n    t_test.go:5: b wrong\n--- FAIL: TestT (0.00s)\n    --- FAIL: TestT/a (0.00s)\n    --- FAIL: TestT/b (0.00s)\n",
 			got:  "=== RUN   TestT\n=== RUN   TestT/a\n=== RUN   TestT/b\n    t_test.go:5: b wrong\n--- FAIL: TestT (0.00s)\n    --- PASS: TestT/a (0.00s)\n    --- FAIL: TestT/b (0.00s)\n"},
+		{name: "subtests in another order", failing: []string{"TestM/a", "TestM/b"}, rp: 2,
+			base: "=== RUN   TestM\n=== RUN   TestM/a\n    m_test.go:5: a wrong\n=== RUN   TestM/b\n    m_test.go:5: b wrong\n--- FAIL: TestM (0.00s)\n    --- FAIL: TestM/a (0.00s)\n    --- FAIL: TestM/b (0.00s)\nFAIL\n",
+			got:  "=== RUN   TestM\n=== RUN   TestM/b\n    m_test.go:5: b wrong\n=== RUN   TestM/a\n    m_test.go:5: a wrong\n--- FAIL: TestM (0.00s)\n    --- FAIL: TestM/b (0.00s)\n    --- FAIL: TestM/a (0.00s)\nFAIL\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var o MutantOutcome
