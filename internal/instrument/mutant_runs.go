@@ -20,6 +20,11 @@ type testResult struct {
 	output   string
 	reports  []string // its failure reports, normalized
 	panicked bool
+	// unstable marks an original's failing test whose reports or
+	// output differ from run to run (a map's keys listed in its
+	// message, parallel tests' output interleaved): a mutant's run is
+	// compared with it by outcome alone.
+	unstable bool
 }
 
 var (
@@ -55,7 +60,9 @@ func runMutant(ctx context.Context, bin, dir string, env []string, id int, faili
 	}
 	c, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(c, bin, "-test.v", "-test.run", "^("+strings.Join(names, "|")+")$", "-test.count=1")
+	// One test at a time: parallel tests' output interleaves, and a
+	// panic in one stops the others wherever the scheduler left them.
+	cmd := exec.CommandContext(c, bin, "-test.v", "-test.run", "^("+strings.Join(names, "|")+")$", "-test.count=1", "-test.parallel=1")
 	cmd.Dir = dir
 	cmd.Env = append(append([]string(nil), env...), fmt.Sprintf("%s=%d", mutantEnv, id))
 	var out bytes.Buffer
@@ -262,20 +269,24 @@ func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing,
 		o.Reports += len(was)
 		now, crashed := reportsOf(got, t)
 		var lost, added int
+		crash := false
 		switch {
 		case crashed && !b.panicked && g.outcome != "pass":
 			o.Crashed++
+			crash = true
 		case g.outcome == "pass":
 			lost = len(was)
+		case b.unstable:
+			// Its reports differ run to run: not evidence.
 		default:
 			if len(now) == 0 {
 				now = []string{g.output}
 			}
-			lost, added = multisetDiff(was, now)
+			lost, added = multisetDiff(wordSets(was), wordSets(now))
 		}
 		o.Lost += lost
 		o.Added += max(0, added-lost)
-		if g.outcome != "fail" || g.output != b.output || lost+added > 0 {
+		if g.outcome != "fail" || crash || !b.unstable && (wordSet(g.output) != wordSet(b.output) || lost+added > 0) {
 			o.Changed++
 			if g.outcome == "pass" {
 				o.Fixed++
@@ -311,4 +322,42 @@ func multisetDiff(a, b []string) (onlyA, onlyB int) {
 		}
 	}
 	return onlyA, onlyB
+}
+
+// wordRe matches a report's words: runs of letters, digits, '_' and
+// '.', and each other character but white space.
+var wordRe = regexp.MustCompile(`[\pL\pN_.]+|[^\s\pL\pN_.]`)
+
+// wordSet is a report's words in sorted order: two reports that list
+// the same things in another order (a map's keys or entries, printed
+// in Go's random iteration order) read alike, so that neither the
+// original's run nor a mutant's differs from itself run to run.
+func wordSet(r string) string {
+	w := wordRe.FindAllString(r, -1)
+	sort.Strings(w)
+	return strings.Join(w, " ")
+}
+
+func wordSets(rs []string) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = wordSet(r)
+	}
+	return out
+}
+
+// markUnstable marks the failing tests of base whose reports or output
+// differ in again, another run of the original: they are compared by
+// outcome alone.
+func markUnstable(base, again map[string]testResult, failing []string) {
+	for _, t := range failing {
+		b, a := base[t], again[t]
+		was, _ := reportsOf(base, t)
+		now, _ := reportsOf(again, t)
+		lost, added := multisetDiff(wordSets(was), wordSets(now))
+		if b.outcome != a.outcome || wordSet(b.output) != wordSet(a.output) || lost+added > 0 {
+			b.unstable = true
+			base[t] = b
+		}
+	}
 }

@@ -245,6 +245,17 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	// as soon as it has used that, however loaded the machine, not after
 	// a second of its wall time.)
 	timeout := 5*time.Since(t0) + time.Second/2
+	// The original's failing tests twice more: a test whose reports
+	// change from run to run would otherwise make any mutant read as
+	// changing the failure, or not, by chance (mapstructure's "bad
+	// unused" lists a map's keys in random order).
+	for _, pkg := range tests {
+		pt := split[pkg]
+		for range 2 {
+			again, _, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.failing, nil, time.Until(deadline), 0)
+			markUnstable(pt.base, again, cfg.Failing[pkg])
+		}
+	}
 	results := make([]MutantOutcome, len(sites))
 	ran := make([]bool, len(sites))
 	var mu sync.Mutex

@@ -104,3 +104,38 @@ func TestOutputFastPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestUnstableReports compares mutants' runs with an original whose
+// report differs run to run: a map's keys listed in random order read
+// alike; a report that differs otherwise in another run of the original
+// marks the test unstable, and a mutant's different report is then no
+// change, while a fix or a crash still is.
+func TestUnstableReports(t *testing.T) {
+	run := func(msg, outcome string) string {
+		if msg != "" {
+			msg = "    m_test.go:9: " + msg + "\n"
+		}
+		return "=== RUN   TestM\n" + msg + "--- " + outcome + ": TestM (0.00s)\nFAIL\n"
+	}
+	const orig = `unused: ["a" "b"], took 3 tries`
+	for _, c := range []struct {
+		name, again, got       string
+		changed, fixed, crashd int
+	}{
+		{name: "stable, another report", again: orig, got: run(`unused: ["c"], took 3 tries`, "FAIL"), changed: 1},
+		{name: "stable, keys in another order", again: `unused: ["b" "a"], took 3 tries`, got: run(`unused: ["b" "a"], took 3 tries`, "FAIL")},
+		{name: "unstable, another report", again: `unused: ["a" "b"], took 5 tries`, got: run(`unused: ["c"], took 4 tries`, "FAIL")},
+		{name: "unstable, fixed", again: `unused: ["a" "b"], took 5 tries`, got: run("", "PASS"), changed: 1, fixed: 1},
+		{name: "unstable, crashed", again: `unused: ["a" "b"], took 5 tries`, got: "=== RUN   TestM\n", changed: 1, crashd: 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			base := parseVerbose(run(orig, "FAIL"))
+			markUnstable(base, parseVerbose(run(c.again, "FAIL")), []string{"TestM"})
+			var o MutantOutcome
+			compareOutcomes(&o, base, parseVerbose(c.got), []string{"TestM"}, nil)
+			if o.Changed != c.changed || o.Fixed != c.fixed || o.Crashed != c.crashd {
+				t.Errorf("changed %d fixed %d crashed %d, want %d %d %d", o.Changed, o.Fixed, o.Crashed, c.changed, c.fixed, c.crashd)
+			}
+		})
+	}
+}
