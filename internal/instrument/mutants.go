@@ -3,8 +3,10 @@ package instrument
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"math"
 	"sort"
 	"strings"
 )
@@ -178,6 +180,8 @@ func (m *mutator) mutate() {
 			m.binary(x)
 		case *ast.BasicLit:
 			m.literal(x)
+		case *ast.UnaryExpr:
+			m.signedLiteral(x)
 		case *ast.IndexExpr:
 			if m.sequence(x.X) {
 				m.offByOne(x.Index)
@@ -416,6 +420,36 @@ func (m *mutator) literal(lit *ast.BasicLit) {
 	down := m.add(lit, "-1")
 	m.open(m.off(lit.Pos()), "(")
 	m.close(m.off(lit.End()), fmt.Sprintf(" + %s(_culpritDelta(%s, %d, %d)))", t, mutName, up, down))
+}
+
+// signedLiteral makes the mutants of an integer literal under a sign
+// ("return -1"), one more and one less: go/types leaves the literal of
+// a constant expression untyped (literal makes none for it), and gives
+// the signed expression its type.
+func (m *mutator) signedLiteral(u *ast.UnaryExpr) {
+	lit, ok := ast.Unparen(u.X).(*ast.BasicLit)
+	if !ok || lit.Kind != token.INT || (u.Op != token.SUB && u.Op != token.ADD) || !m.on(lit) {
+		return
+	}
+	if t := m.info.TypeOf(lit); t == nil || !isUntyped(t) {
+		return // typed already: literal made its mutants
+	}
+	if v, ok := constant.Int64Val(m.info.Types[lit].Value); !ok || v > math.MaxInt32 {
+		return // one more might not fit the type (-9223372036854775808)
+	}
+	t := m.typeText(u)
+	if t == "" || !isInteger(m.info.TypeOf(u)) {
+		return
+	}
+	up := m.add(lit, "+1")
+	down := m.add(lit, "-1")
+	m.open(m.off(lit.Pos()), "(")
+	m.close(m.off(lit.End()), fmt.Sprintf(" + %s(_culpritDelta(%s, %d, %d)))", t, mutName, up, down))
+}
+
+func isUntyped(t types.Type) bool {
+	b, ok := t.(*types.Basic)
+	return ok && b.Info()&types.IsUntyped != 0
 }
 
 // sequence reports whether e is a slice, array, string or pointer to an

@@ -19,7 +19,7 @@ func TestMutate(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/mutate")
 	file, sum := filepath.Join(dir, "mid.go"), filepath.Join(dir, "sum.go")
 	var all []int
-	for l := 1; l <= 78; l++ {
+	for l := 1; l <= 86; l++ {
 		all = append(all, l)
 	}
 	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: all, sum: all}, Order: []string{file, sum},
@@ -63,10 +63,12 @@ func TestMutate(t *testing.T) {
 	// A range loop is skipped, a field read zeroed, a boolean result
 	// negated.
 	// An assignment of a number with another operator; an index one
-	// off; a range loop's index given the element's value.
+	// off; a range loop's index given the element's value; a negative
+	// literal one more and one less.
 	for _, want := range []string{"sum.go:28 delete", "sum.go:31 delete", "sum.go:33 zero", "sum.go:37 var total",
 		"sum.go:46 skip", "sum.go:48 zero", "sum.go:49 negate", "sum.go:52 negate",
-		"sum.go:60 =", "sum.go:60 -=", "sum.go:68 value", "sum.go:69 +=", "sum.go:69 -=", "sum.go:77 index+1", "sum.go:77 index-1"} {
+		"sum.go:60 =", "sum.go:60 -=", "sum.go:68 value", "sum.go:69 +=", "sum.go:69 -=", "sum.go:77 index+1", "sum.go:77 index-1",
+		"sum.go:83 +1", "sum.go:83 -1"} {
 		if !at[want] {
 			t.Errorf("no mutant %s", want)
 		}

@@ -76,3 +76,11 @@ func Last(s []string) (string, []string) {
 	n := len(s)
 	return s[n-1], s[:n-1]
 }
+
+// Sign returns -1 for negative numbers, 1 otherwise.
+func Sign(x int) int {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
