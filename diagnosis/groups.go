@@ -67,6 +67,30 @@ func TestOutputs(out []byte) map[string]string {
 	return res
 }
 
+// TestTimes reads go test -json output and returns each test's time in
+// seconds (its pass or fail event's Elapsed), keyed by its package and
+// name, "pkg\x00TestX/sub", as TestOutputs.
+func TestTimes(out []byte) map[string]float64 {
+	res := map[string]float64{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		var ev struct {
+			Action, Package, Test string
+			Elapsed               float64
+		}
+		if json.Unmarshal(line, &ev) != nil || ev.Test == "" || ev.Action != "pass" && ev.Action != "fail" {
+			continue
+		}
+		res[ev.Package+"\x00"+ev.Test] = ev.Elapsed
+	}
+	return res
+}
+
 var (
 	checkRe     = regexp.MustCompile(`^\s+([^\s:]+\.go):(\d+): (.*)$`)
 	frameRe     = regexp.MustCompile(`^\t(.+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)

@@ -117,7 +117,7 @@ func runDiagnosis(e *env, f diagFlags, pkgs, goFlags []string) int {
 		errorf(e, "rank: nothing to rank: the tests ran no code culprit records (the notes above say which files it cannot instrument)")
 		return exitFail
 	}
-	ev := evidence{s: s, outputs: diagnosis.TestOutputs(goOut.Bytes()), more: more, goFlags: goFlags, ran: ran,
+	ev := evidence{s: s, outputs: diagnosis.TestOutputs(goOut.Bytes()), times: diagnosis.TestTimes(goOut.Bytes()), more: more, goFlags: goFlags, ran: ran,
 		traceDir: res.TraceDir, start: t0, qualify: len(pkgs) > 1, loaded: res.Loaded}
 	return diagnose(e, f, ctx, ev, progress)
 }
@@ -184,6 +184,7 @@ func runMergedDiagnosis(e *env, f diagFlags, files []string) int {
 type evidence struct {
 	s        *spectrum.Spectra
 	outputs  map[string]string // go test's output of each test ("pkg\x00Test"); nil when unknown
+	times    map[string]float64 // each test's time in the run, seconds ("pkg\x00Test"); nil when unknown
 	more     []string          // the module's other packages the tests import
 	goFlags  []string
 	ran      time.Duration // how long the run took (the time limits are multiples of it)
@@ -295,7 +296,7 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 			// after the step.
 			f.mutation.budget = time.Until(dl) * 9 / 10
 		}
-		plan = planMutants(f.mutation, first, group, s)
+		plan = planMutants(f.mutation, first, group, s, ev.times)
 	}
 	// The package-level declarations of the failing tests' packages,
 	// with the lines that read them, and then the mutants: one typed

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/culprit-go/culprit/diagnosis"
@@ -76,8 +77,17 @@ func (p *mutantPlan) dirs() []string {
 	return out
 }
 
-// planMutants chooses what the mutation step mutates and runs.
-func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group, s *spectrum.Spectra) *mutantPlan {
+// passingBudget is how long, in seconds of the instrumented run, the
+// passing tests run against each mutant that changed the failure take
+// at most, for failing tests that took failing: the failing tests run
+// against every mutant, the passing ones against most of those that
+// matter, so they may take twice as long, or half a second. The tests
+// that ran the most mutated lines come first whatever their time.
+func passingBudget(failing float64) float64 { return max(2*failing, 0.5) }
+
+// planMutants chooses what the mutation step mutates and runs; times
+// are the tests' times in the run ("pkg\x00TestX", nil when not known).
+func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group, s *spectrum.Spectra, times map[string]float64) *mutantPlan {
 	top := map[string]bool{}
 	for _, fn := range first.Funcs {
 		if len(top) == f.funcs {
@@ -142,12 +152,49 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 			cands = append(cands, cand{r, len(hit)})
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].hits > cands[j].hits })
+	// A mutant's tests run by top-level test: a subtest costs its
+	// top-level test's time, once.
+	cost := func(pkg, name string) float64 {
+		top, _, _ := strings.Cut(name, "/")
+		return times[pkg+"\x00"+top]
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].hits != cands[j].hits {
+			return cands[i].hits > cands[j].hits
+		}
+		return cost(cands[i].run.Package, cands[i].run.Name) < cost(cands[j].run.Package, cands[j].run.Name)
+	})
+	budget := map[string]float64{}
+	tops := map[string]bool{} // "pkg\x00TestX" counted
+	for pkg, tests := range failing {
+		for _, t := range tests {
+			if top, _, _ := strings.Cut(t, "/"); !tops[pkg+"\x00"+top] {
+				tops[pkg+"\x00"+top] = true
+				budget[pkg] += cost(pkg, top)
+			}
+		}
+	}
+	for pkg := range budget {
+		budget[pkg] = passingBudget(budget[pkg])
+	}
+	spent := map[string]float64{}
 	passing := map[string][]string{}
 	for _, c := range cands {
-		if len(passing[c.run.Package]) < f.passing {
-			passing[c.run.Package] = append(passing[c.run.Package], c.run.Name)
+		pkg := c.run.Package
+		if len(passing[pkg]) >= f.passing {
+			continue
 		}
+		top, _, _ := strings.Cut(c.run.Name, "/")
+		x := 0.0
+		if !tops[pkg+"\x00"+top] {
+			x = cost(pkg, top)
+		}
+		if times != nil && len(passing[pkg]) > 0 && spent[pkg]+x > budget[pkg] {
+			continue // too slow to run against every mutant that matters
+		}
+		tops[pkg+"\x00"+top] = true
+		spent[pkg] += x
+		passing[pkg] = append(passing[pkg], c.run.Name)
 	}
 	return &mutantPlan{root: s.Root, lines: lines, order: order, ranked: ranked, failing: failing, passing: passing}
 }

@@ -42,9 +42,51 @@ func TestPlanMutants(t *testing.T) {
 			for _, f := range tt.funcs {
 				first.Funcs = append(first.Funcs, diagnosis.Func{Name: f})
 			}
-			p := planMutants(mutationFlags{funcs: 2, passing: 3}, first, diagnosis.Group{}, &spectrum.Spectra{Root: "/r"})
+			p := planMutants(mutationFlags{funcs: 2, passing: 3}, first, diagnosis.Group{}, &spectrum.Spectra{Root: "/r"}, nil)
 			if !reflect.DeepEqual(p.ranked, tt.ranked) {
 				t.Errorf("ranked %v, want %v", p.ranked, tt.ranked)
+			}
+		})
+	}
+}
+
+// TestPlanPassing checks the passing tests run against the mutants: the
+// ones that ran the most mutated lines first, the quickest among equals,
+// within passingBudget of the failing tests' time (the first always),
+// a subtest costing its top-level test's time once.
+func TestPlanPassing(t *testing.T) {
+	ev := func(line int) spectrum.Event {
+		return spectrum.Event{Kind: spectrum.Stmt, File: "a.go", Line: line, Func: "p.A"}
+	}
+	var b spectrum.Builder
+	b.Root = "/r"
+	b.Add(spectrum.Run{Package: "p", Name: "TestFail", Outcome: spectrum.Fail}, ev(3), ev(4))
+	b.Add(spectrum.Run{Package: "p", Name: "TestSlowBoth", Outcome: spectrum.Pass}, ev(3), ev(4))
+	b.Add(spectrum.Run{Package: "p", Name: "TestQuick", Outcome: spectrum.Pass}, ev(3))
+	b.Add(spectrum.Run{Package: "p", Name: "TestSlow", Outcome: spectrum.Pass}, ev(3))
+	b.Add(spectrum.Run{Package: "p", Name: "TestTable/a", Outcome: spectrum.Pass}, ev(4))
+	b.Add(spectrum.Run{Package: "p", Name: "TestTable/b", Outcome: spectrum.Pass}, ev(4))
+	b.Add(spectrum.Run{Package: "p", Name: "TestElse", Outcome: spectrum.Pass}, ev(9))
+	s := b.Spectra()
+	first := &diagnosis.Diagnosis{Funcs: []diagnosis.Func{{Name: "p.A"}},
+		Lines: []diagnosis.Line{{Location: diagnosis.Location{File: "a.go", Line: 3}, Func: "p.A"}, {Location: diagnosis.Location{File: "a.go", Line: 4}, Func: "p.A"}}}
+	g := diagnosis.Group{Failures: []diagnosis.Failure{{Package: "p", Test: "TestFail"}}}
+	times := map[string]float64{"p\x00TestFail": 0.1, "p\x00TestSlowBoth": 2, "p\x00TestQuick": 0.1, "p\x00TestSlow": 1,
+		"p\x00TestTable": 0.2, "p\x00TestTable/a": 0.1, "p\x00TestTable/b": 0.1, "p\x00TestElse": 0.01}
+	for _, tt := range []struct {
+		name  string
+		times map[string]float64
+		want  []string
+	}{
+		{"times not known: by lines run", nil, []string{"TestSlowBoth", "TestQuick", "TestSlow", "TestTable/a", "TestTable/b"}},
+		{"within the budget", times, []string{"TestSlowBoth"}},
+		{"the quickest first", map[string]float64{"p\x00TestFail": 1, "p\x00TestSlowBoth": 0.1, "p\x00TestQuick": 0.1, "p\x00TestSlow": 1,
+			"p\x00TestTable": 0.2}, []string{"TestSlowBoth", "TestQuick", "TestTable/a", "TestTable/b", "TestSlow"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := planMutants(mutationFlags{funcs: 1, passing: 20}, first, g, s, tt.times)
+			if got := p.passing["p"]; !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("passing %q, want %q", got, tt.want)
 			}
 		})
 	}
