@@ -183,9 +183,9 @@ func runMergedDiagnosis(e *env, f diagFlags, files []string) int {
 // the tests (or of its shards, merged) and what is known of the run.
 type evidence struct {
 	s        *spectrum.Spectra
-	outputs  map[string]string // go test's output of each test ("pkg\x00Test"); nil when unknown
+	outputs  map[string]string  // go test's output of each test ("pkg\x00Test"); nil when unknown
 	times    map[string]float64 // each test's time in the run, seconds ("pkg\x00Test"); nil when unknown
-	more     []string          // the module's other packages the tests import
+	more     []string           // the module's other packages the tests import
 	goFlags  []string
 	ran      time.Duration // how long the run took (the time limits are multiples of it)
 	traceDir string        // where the slices' traces go

@@ -24,15 +24,15 @@ func TestPlanMutants(t *testing.T) {
 		ranked []instrument.FileLine
 	}{
 		{
-			name:  "the top functions",
-			funcs: []string{"p.A", "p.B", "p.C"},
-			lines: []diagnosis.Line{line("a.go", 3, "p.A", false), line("b.go", 7, "p.B", false), line("c.go", 9, "p.C", false)},
+			name:   "the top functions",
+			funcs:  []string{"p.A", "p.B", "p.C"},
+			lines:  []diagnosis.Line{line("a.go", 3, "p.A", false), line("b.go", 7, "p.B", false), line("c.go", 9, "p.C", false)},
 			ranked: []instrument.FileLine{{File: "/r/a.go", Line: 3}, {File: "/r/b.go", Line: 7}},
 		},
 		{
-			name:  "and where it panicked",
-			funcs: []string{"p.A", "p.B", "p.C"},
-			lines: []diagnosis.Line{line("a.go", 3, "p.A", false), line("b.go", 7, "p.B", false), line("c.go", 9, "p.C", true), line("c.go", 10, "p.C", false)},
+			name:   "and where it panicked",
+			funcs:  []string{"p.A", "p.B", "p.C"},
+			lines:  []diagnosis.Line{line("a.go", 3, "p.A", false), line("b.go", 7, "p.B", false), line("c.go", 9, "p.C", true), line("c.go", 10, "p.C", false)},
 			ranked: []instrument.FileLine{{File: "/r/c.go", Line: 9}, {File: "/r/a.go", Line: 3}, {File: "/r/b.go", Line: 7}, {File: "/r/c.go", Line: 10}},
 		},
 	}
