@@ -59,6 +59,7 @@ type mutantPlan struct {
 	ranked  []instrument.FileLine // the lines, most suspicious first
 	failing map[string][]string
 	passing map[string][]string
+	alone   map[string]bool // packages whose failing subtests run without their siblings
 }
 
 // dirs are the directories of the plan's files (none for a nil plan).
@@ -76,6 +77,12 @@ func (p *mutantPlan) dirs() []string {
 	}
 	return out
 }
+
+// aloneOver is the time (seconds, in the instrumented run) over which
+// a failing subtest's top-level test, if also four times as long as
+// the failing subtests, is not run whole against each mutant: the
+// failing subtests run alone.
+const aloneOver = 0.25
 
 // passingBudget is how long, in seconds of the instrumented run, the
 // passing tests run against each mutant that changed the failure take
@@ -166,16 +173,26 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 	})
 	budget := map[string]float64{}
 	tops := map[string]bool{} // "pkg\x00TestX" counted
+	alone := map[string]bool{}
 	for pkg, tests := range failing {
+		var topTime, leafTime float64
+		subtests := true
 		for _, t := range tests {
-			if top, _, _ := strings.Cut(t, "/"); !tops[pkg+"\x00"+top] {
+			top, _, sub := strings.Cut(t, "/")
+			subtests = subtests && sub
+			leafTime += times[pkg+"\x00"+t]
+			if !tops[pkg+"\x00"+top] {
 				tops[pkg+"\x00"+top] = true
-				budget[pkg] += cost(pkg, top)
+				topTime += cost(pkg, top)
 			}
 		}
-	}
-	for pkg := range budget {
-		budget[pkg] = passingBudget(budget[pkg])
+		// A top-level test far longer than its failing cases (a table
+		// of thousands) would run whole against every mutant.
+		alone[pkg] = subtests && topTime > aloneOver && topTime > 4*leafTime
+		budget[pkg] = passingBudget(topTime)
+		if alone[pkg] {
+			budget[pkg] = passingBudget(leafTime)
+		}
 	}
 	spent := map[string]float64{}
 	passing := map[string][]string{}
@@ -196,14 +213,14 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 		spent[pkg] += x
 		passing[pkg] = append(passing[pkg], c.run.Name)
 	}
-	return &mutantPlan{root: s.Root, lines: lines, order: order, ranked: ranked, failing: failing, passing: passing}
+	return &mutantPlan{root: s.Root, lines: lines, order: order, ranked: ranked, failing: failing, passing: passing, alone: alone}
 }
 
 // runMutants builds the plan's mutants and runs the tests against each;
 // loaded are packages already loaded with their types (nil: Mutate
 // loads the files' packages itself).
 func runMutants(ctx context.Context, f mutationFlags, goFlags []string, p *mutantPlan, loaded []*packages.Package) ([]diagnosis.Mutant, []string) {
-	res, err := instrument.Mutate(ctx, instrument.Mutation{Lines: p.lines, Order: p.order, Ranked: p.ranked, Failing: p.failing, Passing: p.passing,
+	res, err := instrument.Mutate(ctx, instrument.Mutation{Lines: p.lines, Order: p.order, Ranked: p.ranked, Failing: p.failing, Passing: p.passing, Alone: p.alone,
 		GoFlags: goFlags, Budget: f.budget, Max: f.max, Jobs: 2, Loaded: loaded})
 	if err != nil && ctx.Err() != nil {
 		return nil, []string{"mutants left out: stopped while building them"}

@@ -91,3 +91,31 @@ func TestPlanPassing(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanAlone checks when the failing subtests run against the mutants
+// without their siblings: their top-level test is over aloneOver and
+// four times as long as they are.
+func TestPlanAlone(t *testing.T) {
+	var b spectrum.Builder
+	ev := spectrum.Event{Kind: spectrum.Stmt, File: "a.go", Line: 3, Func: "p.A"}
+	b.Add(spectrum.Run{Package: "p", Name: "TestTable/bad", Outcome: spectrum.Fail}, ev)
+	b.Add(spectrum.Run{Package: "p", Name: "TestTable/good", Outcome: spectrum.Pass}, ev)
+	s := b.Spectra()
+	first := &diagnosis.Diagnosis{Funcs: []diagnosis.Func{{Name: "p.A"}},
+		Lines: []diagnosis.Line{{Location: diagnosis.Location{File: "a.go", Line: 3}, Func: "p.A"}}}
+	g := diagnosis.Group{Failures: []diagnosis.Failure{{Package: "p", Test: "TestTable/bad"}}}
+	for _, tt := range []struct {
+		top, bad float64
+		alone    bool
+	}{
+		{2, 0.01, true},
+		{0.2, 0.01, false}, // quick enough whole
+		{2, 1, false},      // most of it is the failing case
+	} {
+		times := map[string]float64{"p\x00TestTable": tt.top, "p\x00TestTable/bad": tt.bad}
+		p := planMutants(mutationFlags{funcs: 1, passing: 20}, first, g, s, times)
+		if p.alone["p"] != tt.alone {
+			t.Errorf("top %gs, failing subtest %gs: alone %v, want %v", tt.top, tt.bad, p.alone["p"], tt.alone)
+		}
+	}
+}

@@ -40,21 +40,43 @@ var (
 // original's before it counts as looping forever.
 const cpuSlack = 200 * time.Millisecond
 
-// runMutant runs a test binary with mutant id enabled (0: the original)
-// on the given tests, within timeout and (where the system tells a
-// running process's CPU time, when not 0) cpuLimit, and returns each
-// test's result and the CPU time the binary used.
-func runMutant(ctx context.Context, bin, dir string, env []string, id int, failing, passing []string, timeout, cpuLimit time.Duration) (map[string]testResult, time.Duration, error) {
-	tops := map[string]bool{}
-	var names []string
-	for _, t := range append(append([]string(nil), failing...), passing...) {
-		top, _, _ := strings.Cut(t, "/")
-		if !tops[top] {
-			tops[top] = true
-			names = append(names, regexp.QuoteMeta(top))
+// runPattern is the -test.run pattern of tests: their top-level tests,
+// or with alone the tests themselves (subtests, each level's names
+// in an alternation of their own: a few siblings more may match).
+func runPattern(tests []string, alone bool) string {
+	var levels [][]string
+	seen := map[string]bool{}
+	for _, t := range tests {
+		parts := []string{t}
+		if alone {
+			parts = strings.Split(t, "/")
+		} else {
+			parts[0], _, _ = strings.Cut(t, "/")
+		}
+		for i, p := range parts {
+			if i == len(levels) {
+				levels = append(levels, nil)
+			}
+			if k := fmt.Sprint(i, "/", p); !seen[k] {
+				seen[k] = true
+				levels[i] = append(levels[i], regexp.QuoteMeta(p))
+			}
 		}
 	}
-	sort.Strings(names)
+	out := make([]string, len(levels))
+	for i, names := range levels {
+		sort.Strings(names)
+		out[i] = "^(" + strings.Join(names, "|") + ")$"
+	}
+	return strings.Join(out, "/")
+}
+
+// runMutant runs a test binary with mutant id enabled (0: the original)
+// on the given tests (alone: not their top-level tests' other
+// subtests), within timeout and (where the system tells a running
+// process's CPU time, when not 0) cpuLimit, and returns each test's
+// result and the CPU time the binary used.
+func runMutant(ctx context.Context, bin, dir string, env []string, id int, tests []string, alone bool, timeout, cpuLimit time.Duration) (map[string]testResult, time.Duration, error) {
 	if timeout < time.Second {
 		timeout = time.Second
 	}
@@ -62,7 +84,7 @@ func runMutant(ctx context.Context, bin, dir string, env []string, id int, faili
 	defer cancel()
 	// One test at a time: parallel tests' output interleaves, and a
 	// panic in one stops the others wherever the scheduler left them.
-	cmd := exec.CommandContext(c, bin, "-test.v", "-test.run", "^("+strings.Join(names, "|")+")$", "-test.count=1", "-test.parallel=1")
+	cmd := exec.CommandContext(c, bin, "-test.v", "-test.run", runPattern(tests, alone), "-test.count=1", "-test.parallel=1")
 	cmd.Dir = dir
 	cmd.Env = append(append([]string(nil), env...), fmt.Sprintf("%s=%d", mutantEnv, id))
 	var out bytes.Buffer

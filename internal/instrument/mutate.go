@@ -34,6 +34,11 @@ type Mutation struct {
 	Ranked  []FileLine
 	Failing map[string][]string
 	Passing map[string][]string // package path -> tests ("TestX", "TestX/sub") to run against each mutant
+	// Alone names the packages whose failing tests (subtests all) run
+	// by their own names, not with their top-level tests' other
+	// subtests: for a top-level test far longer than its failing cases
+	// (a table of thousands), which every mutant would run.
+	Alone map[string]bool
 	GoFlags []string            // the user's go test flags (build tags...)
 	Env     []string            // nil is os.Environ()
 	// Max, when positive, is how many mutants are made and run at most:
@@ -222,18 +227,19 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	// change), so its passing tests' outcomes would change no score.
 	type parts struct {
 		failing, passing []string // the tests each part runs
+		alone            bool     // the failing tests without their top-level tests' other subtests
 		base             map[string]testResult
 		cpu              [2]time.Duration // each part's CPU limit
 	}
 	split := map[string]*parts{}
 	t0 := time.Now()
 	for _, pkg := range tests {
-		pt := &parts{failing: cfg.Failing[pkg], passing: otherTops(cfg.Passing[pkg], cfg.Failing[pkg])}
+		pt := &parts{failing: cfg.Failing[pkg], passing: otherTops(cfg.Passing[pkg], cfg.Failing[pkg]), alone: cfg.Alone[pkg]}
 		split[pkg] = pt
-		out, cpu, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.failing, nil, time.Until(deadline), 0)
+		out, cpu, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.failing, pt.alone, time.Until(deadline), 0)
 		pt.base, pt.cpu[0] = out, limitOf(cpu)
 		if len(pt.passing) > 0 {
-			out, cpu, _ := runMutant(ctx, bins[pkg], dir, env, 0, nil, pt.passing, time.Until(deadline), 0)
+			out, cpu, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.passing, false, time.Until(deadline), 0)
 			maps.Copy(pt.base, out)
 			pt.cpu[1] = limitOf(cpu)
 		}
@@ -252,7 +258,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	for _, pkg := range tests {
 		pt := split[pkg]
 		for range 2 {
-			again, _, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.failing, nil, time.Until(deadline), 0)
+			again, _, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.failing, pt.alone, time.Until(deadline), 0)
 			markUnstable(pt.base, again, cfg.Failing[pkg])
 		}
 	}
@@ -271,7 +277,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 				var first MutantOutcome
 				for _, pkg := range tests {
 					pt := split[pkg]
-					got[pkg], _, _ = runMutant(ctx, bins[pkg], dir, env, id, pt.failing, nil, timeout, pt.cpu[0])
+					got[pkg], _, _ = runMutant(ctx, bins[pkg], dir, env, id, pt.failing, pt.alone, timeout, pt.cpu[0])
 					compareOutcomes(&first, pt.base, got[pkg], cfg.Failing[pkg], nil)
 				}
 				o := MutantOutcome{MutantSite: sites[i]}
@@ -282,7 +288,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 					case first.Changed == 0:
 						passing = nil // not run: they would change no score
 					case len(pt.passing) > 0:
-						more, _, _ := runMutant(ctx, bins[pkg], dir, env, id, nil, pt.passing, timeout, pt.cpu[1])
+						more, _, _ := runMutant(ctx, bins[pkg], dir, env, id, pt.passing, false, timeout, pt.cpu[1])
 						maps.Copy(got[pkg], more)
 					}
 					compareOutcomes(&o, pt.base, got[pkg], cfg.Failing[pkg], passing)

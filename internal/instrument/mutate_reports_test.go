@@ -139,3 +139,22 @@ func TestUnstableReports(t *testing.T) {
 		})
 	}
 }
+
+// TestRunPattern checks the -test.run patterns of the mutants' runs:
+// the tests' top-level tests, or the failing subtests alone, level by
+// level, their names quoted.
+func TestRunPattern(t *testing.T) {
+	for _, tt := range []struct {
+		tests []string
+		alone bool
+		want  string
+	}{
+		{[]string{"TestB/x", "TestA", "TestB/y"}, false, "^(TestA|TestB)$"},
+		{[]string{"TestToml/decode/invalid/utf16-bom"}, true, "^(TestToml)$/^(decode)$/^(invalid)$/^(utf16-bom)$"},
+		{[]string{"TestT/a.b", "TestT/c", "TestU/c/d"}, true, `^(TestT|TestU)$/^(a\.b|c)$/^(d)$`},
+	} {
+		if got := runPattern(tt.tests, tt.alone); got != tt.want {
+			t.Errorf("runPattern(%q, %v) = %q, want %q", tt.tests, tt.alone, got, tt.want)
+		}
+	}
+}
