@@ -38,9 +38,9 @@ type Mutation struct {
 	// by their own names, not with their top-level tests' other
 	// subtests: for a top-level test far longer than its failing cases
 	// (a table of thousands), which every mutant would run.
-	Alone map[string]bool
-	GoFlags []string            // the user's go test flags (build tags...)
-	Env     []string            // nil is os.Environ()
+	Alone   map[string]bool
+	GoFlags []string // the user's go test flags (build tags...)
+	Env     []string // nil is os.Environ()
 	// Max, when positive, is how many mutants are made and run at most:
 	// those of the most suspicious lines (Ranked), a line's mutants all
 	// or none, so that what runs does not depend on the machine's speed.
