@@ -118,7 +118,7 @@ func TestMutateOldGo(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/mutateold")
 	file := filepath.Join(dir, "old.go")
 	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: {9, 10, 11, 12, 13, 14, 15, 16}}, Order: []string{file},
-		Failing: map[string][]string{"example.com/mutateold": {"TestFirst"}}, Budget: 5 * time.Minute})
+		Failing: map[string][]string{"example.com/mutateold": {"TestFirstWrong"}}, Budget: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,5 +255,20 @@ func TestOtherTops(t *testing.T) {
 		if got := otherTops(tc.passing, tc.failing); !slices.Equal(got, tc.want) {
 			t.Errorf("otherTops(%q, %q) = %q, want %q", tc.passing, tc.failing, got, tc.want)
 		}
+	}
+}
+
+// TestMutateNotFailing gives Mutate a "failing" test that passes when
+// run again: no mutant is run, and a note says why.
+func TestMutateNotFailing(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/mutate")
+	file := filepath.Join(dir, "mid.go")
+	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: {9, 10}}, Order: []string{file},
+		Failing: map[string][]string{"example.com/mutate": {"TestMiddle"}}, Budget: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Mutants) != 0 || res.Skipped == 0 || len(res.Notes) == 0 || !strings.Contains(res.Notes[len(res.Notes)-1], "TestMiddle passed when run again") {
+		t.Errorf("%d mutants run, %d skipped, notes %q: want none run and a note", len(res.Mutants), res.Skipped, res.Notes)
 	}
 }
