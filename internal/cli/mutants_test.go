@@ -52,8 +52,9 @@ func TestPlanMutants(t *testing.T) {
 
 // TestPlanPassing checks the passing tests run against the mutants: the
 // ones that ran the most mutated lines first, the quickest among equals,
-// within passingBudget of the failing tests' time (the first always),
-// a subtest costing its top-level test's time once.
+// within passingBudget of the failing tests' time (where none fits, the
+// one that ran the most), a subtest costing its top-level test's time
+// once.
 func TestPlanPassing(t *testing.T) {
 	ev := func(line int) spectrum.Event {
 		return spectrum.Event{Kind: spectrum.Stmt, File: "a.go", Line: line, Func: "p.A"}
@@ -79,7 +80,9 @@ func TestPlanPassing(t *testing.T) {
 		want  []string
 	}{
 		{"times not known: by lines run", nil, []string{"TestSlowBoth", "TestQuick", "TestSlow", "TestTable/a", "TestTable/b"}},
-		{"within the budget", times, []string{"TestSlowBoth"}},
+		{"within the budget", times, []string{"TestQuick"}},
+		{"none fits", map[string]float64{"p\x00TestFail": 0.01, "p\x00TestSlowBoth": 2, "p\x00TestQuick": 1, "p\x00TestSlow": 1,
+			"p\x00TestTable": 1}, []string{"TestSlowBoth"}},
 		{"the quickest first", map[string]float64{"p\x00TestFail": 1, "p\x00TestSlowBoth": 0.1, "p\x00TestQuick": 0.1, "p\x00TestSlow": 1,
 			"p\x00TestTable": 0.2}, []string{"TestSlowBoth", "TestQuick", "TestTable/a", "TestTable/b", "TestSlow"}},
 	} {
