@@ -712,6 +712,9 @@ func (r *fileRewriter) clauses(fs *funcState, body *ast.BlockStmt, kind string) 
 			}
 			r.branchMark(fs, c.Colon+1, c.Case, c.Colon, info)
 			r.stmtList(fs, c.Body)
+			if i == len(body.List)-1 {
+				r.casesFalse(fs, body, kind)
+			}
 		case *ast.CommClause:
 			if c.Comm != nil {
 				r.comm(fs, c)
@@ -722,6 +725,57 @@ func (r *fileRewriter) clauses(fs *funcState, body *ast.BlockStmt, kind string) 
 			}
 			r.branchMark(fs, c.Colon+1, c.Case, c.Colon, info)
 			r.stmtList(fs, c.Body)
+		}
+	}
+}
+
+// maxCasesFalse bounds the switches whose cases evaluated false are
+// recorded (casesFalse): the clause taken sets a counter for each case
+// before it.
+const maxCasesFalse = 16
+
+// casesFalse records, for the spectra, the cases of a switch evaluated
+// and found false: Go tries a switch's cases in order, so when a clause
+// runs, every case above it (every case, for the default) was false.
+// Each case gets a branch site of its own, "case 2 false", set by the
+// clauses after it: a fault in a case that should have matched is then
+// on a line the failing runs reached, where the taken case's site alone
+// left it unrecorded. Not for switches with fallthrough (a clause
+// entered from the one above it), nor past maxCasesFalse cases.
+func (r *fileRewriter) casesFalse(fs *funcState, body *ast.BlockStmt, kind string) {
+	if r.events&trace.EventBranch == 0 {
+		return
+	}
+	var cases []int
+	for i, c := range body.List {
+		cc := c.(*ast.CaseClause)
+		if cc.List != nil {
+			cases = append(cases, i)
+		}
+		if n := len(cc.Body); n > 0 {
+			if b, ok := cc.Body[n-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+				return
+			}
+		}
+	}
+	if len(cases) == 0 || len(cases) > maxCasesFalse {
+		return
+	}
+	ids := map[int]uint32{}
+	for _, i := range cases {
+		cc := body.List[i].(*ast.CaseClause)
+		ids[i] = r.site(trace.KindBranch, cc.Case, cc.Colon, fs.name, fmt.Sprintf("%s %d false", kind, i))
+	}
+	for k, c := range body.List {
+		cc := c.(*ast.CaseClause)
+		text := ""
+		for _, j := range cases {
+			if j < k || cc.List == nil && j != k {
+				text += r.setCtr(ids[j])
+			}
+		}
+		if text != "" {
+			r.insert(r.offset(cc.Colon+1), false, -900, text)
 		}
 	}
 }

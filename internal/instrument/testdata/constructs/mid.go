@@ -49,3 +49,16 @@ func Gen[T ~int](xs []T) (s T) {
 	}
 	return
 }
+
+// Sign's cases are tried in order: when one runs, those above it were
+// false (and every case, when the default runs).
+func Sign(x int) string {
+	switch {
+	case x < 0:
+		return "negative"
+	default:
+		return "other"
+	case x == 0:
+		return "zero"
+	}
+}
