@@ -117,8 +117,17 @@ func FileCandidates(rel string, src []byte) ([]Mutant, error) {
 		// node stack[i] (a container holds none: block, case, label).
 		add := func(op string, off, end int, repl, desc string) {
 			for i := len(stack) - 1; i >= 0; i-- {
-				switch stack[i].(type) {
-				case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause, *ast.LabeledStmt:
+				switch x := stack[i].(type) {
+				case *ast.CaseClause:
+					// A case's own expressions are its line's, not the
+					// switch's: the line a user reads the fault on.
+					if i+1 < len(stack) && inList(x.List, stack[i+1]) {
+						p := fset.Position(x.Pos())
+						out = append(out, Mutant{Op: op, File: rel, Line: p.Line, Col: p.Column, Off: off, End: end, New: repl, Desc: desc})
+						return
+					}
+					continue
+				case *ast.BlockStmt, *ast.CommClause, *ast.LabeledStmt:
 					continue
 				case ast.Stmt:
 					p := fset.Position(stack[i].Pos())
@@ -212,4 +221,14 @@ func Order(ms []Mutant, seed int64) []Mutant {
 		}
 	}
 	return out
+}
+
+// inList reports whether n is one of list.
+func inList(list []ast.Expr, n ast.Node) bool {
+	for _, e := range list {
+		if ast.Node(e) == n {
+			return true
+		}
+	}
+	return false
 }

@@ -19,10 +19,19 @@ func F(a, b int) int {
 }
 
 func g(int) {}
+
+func h(v int) int {
+	switch {
+	case v > 3:
+		return 1
+	}
+	return 0
+}
 `
 
 // TestCandidates checks each operator's mutants: they parse, they change
-// one statement, and they name its first line.
+// one statement, and they name its first line (a case's expressions,
+// the case's).
 func TestCandidates(t *testing.T) {
 	ms, err := FileCandidates("p.go", []byte(sample))
 	if err != nil {
@@ -44,6 +53,11 @@ func TestCandidates(t *testing.T) {
 		"p.go:6 delete: deleted x++",
 		"p.go:8 delete: deleted g(x)",
 		"p.go:9 const: 2 -> 1",
+		"p.go:16 flip: v > 3: > -> <=",
+		"p.go:16 swap: swapped v > 3",
+		"p.go:16 const: 3 -> 4",
+		"p.go:17 const: 1 -> 2",
+		"p.go:19 const: 0 -> 1",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
