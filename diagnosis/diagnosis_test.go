@@ -194,6 +194,24 @@ func TestTestOutputs(t *testing.T) {
 	}
 }
 
+// TestTestTimes reads each test's time from go test -json output: its
+// pass or fail event's, not the package's, build output skipped.
+func TestTestTimes(t *testing.T) {
+	out := []byte(`# p
+build output
+{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"pass","Package":"p","Test":"TestA/x","Elapsed":0.25}
+{"Action":"fail","Package":"p","Test":"TestA","Elapsed":1.5}
+{"Action":"skip","Package":"p","Test":"TestB","Elapsed":0}
+{"Action":"fail","Package":"p","Elapsed":2}
+`)
+	got := TestTimes(out)
+	want := map[string]float64{"p\x00TestA/x": 0.25, "p\x00TestA": 1.5}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("TestTimes = %v, want %v", got, want)
+	}
+}
+
 // TestHome checks that a line in a failing test's own package gains
 // Weights.Home and says so, and a line elsewhere does not.
 func TestHome(t *testing.T) {

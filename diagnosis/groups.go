@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"iter"
 	"regexp"
 	"sort"
 	"strconv"
@@ -35,15 +36,8 @@ type Group struct {
 func TestOutputs(out []byte) map[string]string {
 	m := map[string]*strings.Builder{}
 	last := map[string]string{} // package -> key of its last test with output
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
-		var ev struct{ Action, Package, Test, Output string }
-		if json.Unmarshal(line, &ev) != nil || ev.Action != "output" {
+	for ev := range testEvents(out) {
+		if ev.Action != "output" {
 			continue
 		}
 		k := ev.Package + "\x00" + ev.Test
@@ -72,23 +66,40 @@ func TestOutputs(out []byte) map[string]string {
 // name, "pkg\x00TestX/sub", as TestOutputs.
 func TestTimes(out []byte) map[string]float64 {
 	res := map[string]float64{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if len(line) == 0 || line[0] != '{' {
-			continue
+	for ev := range testEvents(out) {
+		if ev.Test != "" && (ev.Action == "pass" || ev.Action == "fail") {
+			res[ev.Package+"\x00"+ev.Test] = ev.Elapsed
 		}
-		var ev struct {
-			Action, Package, Test string
-			Elapsed               float64
-		}
-		if json.Unmarshal(line, &ev) != nil || ev.Test == "" || ev.Action != "pass" && ev.Action != "fail" {
-			continue
-		}
-		res[ev.Package+"\x00"+ev.Test] = ev.Elapsed
 	}
 	return res
+}
+
+// testEvent is a line of go test -json output, the fields read here.
+type testEvent struct {
+	Action, Package, Test, Output string
+	Elapsed                       float64
+}
+
+// testEvents yields the events of go test -json output, skipping the
+// lines that are not JSON (build output).
+func testEvents(out []byte) iter.Seq[testEvent] {
+	return func(yield func(testEvent) bool) {
+		sc := bufio.NewScanner(bytes.NewReader(out))
+		sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+		for sc.Scan() {
+			line := sc.Bytes()
+			if len(line) == 0 || line[0] != '{' {
+				continue
+			}
+			var ev testEvent
+			if json.Unmarshal(line, &ev) != nil {
+				continue
+			}
+			if !yield(ev) {
+				return
+			}
+		}
+	}
 }
 
 var (

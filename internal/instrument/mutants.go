@@ -412,8 +412,15 @@ func (m *mutator) literal(lit *ast.BasicLit) {
 	if lit.Kind != token.INT || !m.on(lit) {
 		return
 	}
-	t := m.typeText(lit)
-	if t == "" || !isInteger(m.info.TypeOf(lit)) {
+	m.plusMinusOne(lit, lit)
+}
+
+// plusMinusOne makes lit's mutants one more and one less, in the type
+// of typed (lit itself, or the signed expression around it), where
+// that is an integer type this file can name.
+func (m *mutator) plusMinusOne(lit *ast.BasicLit, typed ast.Expr) {
+	t := m.typeText(typed)
+	if t == "" || !isInteger(m.info.TypeOf(typed)) {
 		return
 	}
 	up := m.add(lit, "+1")
@@ -437,14 +444,7 @@ func (m *mutator) signedLiteral(u *ast.UnaryExpr) {
 	if v, ok := constant.Int64Val(m.info.Types[lit].Value); !ok || v > math.MaxInt32 {
 		return // one more might not fit the type (-9223372036854775808)
 	}
-	t := m.typeText(u)
-	if t == "" || !isInteger(m.info.TypeOf(u)) {
-		return
-	}
-	up := m.add(lit, "+1")
-	down := m.add(lit, "-1")
-	m.open(m.off(lit.Pos()), "(")
-	m.close(m.off(lit.End()), fmt.Sprintf(" + %s(_culpritDelta(%s, %d, %d)))", t, mutName, up, down))
+	m.plusMinusOne(lit, u)
 }
 
 func isUntyped(t types.Type) bool {
