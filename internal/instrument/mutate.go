@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -251,17 +252,6 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	// as soon as it has used that, however loaded the machine, not after
 	// a second of its wall time.)
 	timeout := 5*time.Since(t0) + time.Second/2
-	// The original's failing tests twice more: a test whose reports
-	// change from run to run would otherwise make any mutant read as
-	// changing the failure, or not, by chance (mapstructure's "bad
-	// unused" lists a map's keys in random order).
-	for _, pkg := range tests {
-		pt := split[pkg]
-		for range 2 {
-			again, _, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.failing, pt.alone, time.Until(deadline), 0)
-			markUnstable(pt.base, again, cfg.Failing[pkg])
-		}
-	}
 	// A mutant's change is measured against the failing tests failing
 	// on the original: when every one passed here, no mutant can say
 	// anything (hcl v2.9.0's TestIndex keeps its cases in a map, and
@@ -282,6 +272,17 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 			res.Skipped = len(sites)
 			res.Notes = append(res.Notes, fmt.Sprintf("mutants left out: %s passed when run again (the failure depends on the order the tests run in, or on chance)", strings.Join(passed, ", ")))
 			return res, nil
+		}
+	}
+	// The original's failing tests twice more: a test whose reports
+	// change from run to run would otherwise make any mutant read as
+	// changing the failure, or not, by chance (mapstructure's "bad
+	// unused" lists a map's keys in random order).
+	for _, pkg := range tests {
+		pt := split[pkg]
+		for range 2 {
+			again, _, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.failing, pt.alone, time.Until(deadline), 0)
+			markUnstable(pt.base, again, cfg.Failing[pkg])
 		}
 	}
 	results := make([]MutantOutcome, len(sites))
@@ -585,13 +586,8 @@ func buildMutants(ctx context.Context, dir string, env []string, work string, ov
 // original is built as the mutants are. The user's -gcflags and
 // -ldflags do not reach the mutants' build (buildFlags).
 func mutantFlags(mutated map[string]bool) []string {
-	paths := make([]string, 0, len(mutated))
-	for p := range mutated {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
 	out := []string{"-ldflags=-w"}
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(mutated)) {
 		out = append(out, "-gcflags="+p+"=-l")
 	}
 	return out

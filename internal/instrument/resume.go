@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os/exec"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/culprit-go/culprit/trace"
@@ -94,7 +95,7 @@ func (b *prepared) resume(ctx context.Context, cfg Config, scan *outputScanner, 
 		// One go test per package: each skips its own tests.
 		for _, pkg := range pkgs {
 			flags := withoutFlag(cfg.GoFlags, "skip")
-			pattern := "^(" + strings.Join(sortedSet(skip[pkg]), "|") + ")$"
+			pattern := "^(" + strings.Join(slices.Sorted(maps.Keys(skip[pkg])), "|") + ")$"
 			if userSkip != "" {
 				pattern = userSkip + "|" + pattern
 			}
@@ -169,19 +170,10 @@ func crashedProcesses(dir string, read map[string]bool, timedOut map[string]bool
 				done[t.Name] = true
 			}
 		}
-		c.done = sortedSet(done)
+		c.done = slices.Sorted(maps.Keys(done))
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // flagValue returns the value of go test flag name in flags ("" when
