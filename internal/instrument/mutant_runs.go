@@ -20,6 +20,9 @@ type testResult struct {
 	output   string
 	reports  []string // its failure reports, normalized
 	panicked bool
+	// panicAt is where it panicked: the goroutine trace's first frame
+	// outside the runtime and the testing package, "pkg.f(…) /a/b.go:12".
+	panicAt string
 	// unstable marks an original's failing test whose reports or
 	// output differ from run to run (a map's keys listed in its
 	// message, parallel tests' output interleaved): a mutant's run is
@@ -34,11 +37,23 @@ var (
 	// spaces at random, run by run, so that nobody depends on their form:
 	// runs of white space compare as one space.
 	spaceRe = regexp.MustCompile(`[\s\x{00a0}]+`)
+	// A goroutine trace's frame, "pkg.f({0xc000012345, 0x4?}, ...)":
+	// its arguments are whatever the registers and stack held, marked
+	// "?" where the runtime is not sure, and differ from run to run
+	// (jsonparser-v1.1.1's panic printed 0x4? in some runs of the same
+	// binary and 0x0? in others, so that every mutant read as
+	// changing the failure in one diagnosis and none in the next).
+	frameRe = regexp.MustCompile(`^(\S+?)\((?:0x|\{).*\)$`)
 )
 
-// cpuSlack is the CPU time a mutant may use beyond five times the
-// original's before it counts as looping forever.
-const cpuSlack = 200 * time.Millisecond
+// cpuSlack is the CPU time a mutant may use beyond three times the
+// original's before it counts as looping forever. Looping mutants are
+// common (a loop's condition or step mutated) and each costs its whole
+// limit: with five times and 200 ms, jsonparser-v1.1.1's 26 looping
+// mutants took 6.4 of the mutation step's 8 s of test runs, while no
+// mutant that ended used over three times its original's CPU time plus
+// 30 ms (fastjson-v1.5.1, jsonparser-v1.1.1, snappy: 0.1 s at most).
+const cpuSlack = 50 * time.Millisecond
 
 // runPattern is the -test.run pattern of tests: their top-level tests,
 // or with alone the tests themselves (subtests, each level's names
@@ -141,6 +156,7 @@ func parseVerbose(out string) map[string]testResult {
 	cur := ""
 	var report *strings.Builder
 	indent := 0
+	frame := "" // the goroutine trace's last frame line
 	endReport := func() {
 		if report != nil && cur != "" {
 			r := res[cur]
@@ -216,6 +232,13 @@ func parseVerbose(out string) map[string]testResult {
 				r.reports = append(r.reports, t)
 				res[cur] = r
 			}
+			if r := res[cur]; r.panicked && r.panicAt == "" {
+				if at, ok := panicFrame(frame, t); ok {
+					r.panicAt = at
+					res[cur] = r
+				}
+				frame = t
+			}
 		}
 	}
 	endReport()
@@ -227,8 +250,57 @@ func parseVerbose(out string) map[string]testResult {
 	return res
 }
 
+// panicFrame returns where a goroutine trace's frame is, given the
+// frame's line and the line after it ("\t/a/b.go:12 +0x1d"), and
+// whether it is a frame of the code under test: not the runtime's, the
+// testing package's or panic's own.
+func panicFrame(frame, loc string) (string, bool) {
+	if !strings.HasPrefix(loc, "/") && !(len(loc) > 2 && loc[1] == ':') { // an absolute path (a drive on Windows)
+		return "", false
+	}
+	if frame == "" || strings.HasPrefix(frame, "runtime.") || strings.HasPrefix(frame, "testing.") || strings.HasPrefix(frame, "panic(") {
+		return "", false
+	}
+	loc, _, _ = strings.Cut(loc, " +0x")
+	return frame + " " + loc, true
+}
+
+// panicSite is where test t, or the first of its subtests that
+// panicked, panicked ("" when none did or the trace was not read).
+func panicSite(res map[string]testResult, t string) string {
+	var names []string
+	for name := range res {
+		if name == t || strings.HasPrefix(name, t+"/") {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if at := res[name].panicAt; at != "" {
+			return at
+		}
+	}
+	return ""
+}
+
+// sameFailure reports whether two runs of a failing test, each of which
+// failed with the same reports, failed alike: where the original
+// panicked and so did the other, at the same place in the code (what
+// the test printed before, the cases of its table that had run, is not
+// its failure); otherwise, printing the same words.
+func sameFailure(base, got map[string]testResult, t string) bool {
+	b, g := base[t], got[t]
+	if at := panicSite(base, t); at != "" {
+		if gat := panicSite(got, t); gat != "" {
+			return at == gat
+		}
+	}
+	return wordSet(g.output) == wordSet(b.output)
+}
+
 // normalizeOutput blanks what changes from run to run in a line of
-// test output: durations, addresses and goroutine numbers.
+// test output: durations, addresses, goroutine numbers and the
+// arguments of a goroutine trace's frames.
 func normalizeOutput(t string) string {
 	// The regular expressions only where they can match: a mutant's
 	// run can print thousands of lines, each parsed here.
@@ -236,7 +308,7 @@ func normalizeOutput(t string) string {
 		t = durationRe.ReplaceAllString(t, "")
 	}
 	if strings.Contains(t, "0x") || strings.Contains(t, "goroutine ") {
-		t = hexRe.ReplaceAllString(t, "X")
+		t = hexRe.ReplaceAllString(frameRe.ReplaceAllString(t, "$1(…)"), "X")
 	}
 	return t
 }
@@ -308,7 +380,7 @@ func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing,
 		}
 		o.Lost += lost
 		o.Added += max(0, added-lost)
-		if g.outcome != "fail" || crash || !b.unstable && (wordSet(g.output) != wordSet(b.output) || lost+added > 0) {
+		if g.outcome != "fail" || crash || !b.unstable && (lost+added > 0 || !sameFailure(base, got, t)) {
 			o.Changed++
 			if g.outcome == "pass" {
 				o.Fixed++
@@ -377,7 +449,7 @@ func markUnstable(base, again map[string]testResult, failing []string) {
 		was, _ := reportsOf(base, t)
 		now, _ := reportsOf(again, t)
 		lost, added := multisetDiff(wordSets(was), wordSets(now))
-		if b.outcome != a.outcome || wordSet(b.output) != wordSet(a.output) || lost+added > 0 {
+		if b.outcome != a.outcome || lost+added > 0 || !sameFailure(base, again, t) {
 			b.unstable = true
 			base[t] = b
 		}

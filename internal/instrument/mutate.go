@@ -247,7 +247,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	}
 	// (A mutant that does not finish a part within five times the
 	// original's whole run and half a second, at least a second, counts
-	// as a crash, and so does one that uses five times the part's CPU
+	// as a crash, and so does one that uses three times the part's CPU
 	// time on the original and cpuSlack: a mutant looping forever is cut
 	// as soon as it has used that, however loaded the machine, not after
 	// a second of its wall time.)
@@ -281,8 +281,9 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	for _, pkg := range tests {
 		pt := split[pkg]
 		for range 2 {
-			again, _, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.failing, pt.alone, time.Until(deadline), 0)
+			again, cpu, _ := runMutant(ctx, bins[pkg], dir, env, 0, pt.failing, pt.alone, time.Until(deadline), 0)
 			markUnstable(pt.base, again, cfg.Failing[pkg])
+			pt.cpu[0] = max(pt.cpu[0], limitOf(cpu)) // the most of three runs
 		}
 	}
 	results := make([]MutantOutcome, len(sites))
@@ -402,7 +403,7 @@ func limitOf(cpu time.Duration) time.Duration {
 	if cpu <= 0 {
 		return 0
 	}
-	return 5*cpu + cpuSlack
+	return 3*cpu + cpuSlack
 }
 
 // runOrder returns the indexes of sites in the order their mutants are

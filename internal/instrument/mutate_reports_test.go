@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -26,6 +27,15 @@ FAIL
         	            	actual  : 4
 --- FAIL: TestEq (0.00s)
 `
+	trace := func(cases int, at string) string {
+		out := "=== RUN   TestGet\n"
+		for i := range cases {
+			out += fmt.Sprintf("case %d\n", i)
+		}
+		return out + "--- FAIL: TestGet (0.00s)\npanic: runtime error: slice bounds out of range [1:0] [recovered]\n\ngoroutine 6 [running]:\n" +
+			"testing.tRunner.func1.2({0x58d020, 0xc0000120f0})\n\t/go/src/testing/testing.go:1974 +0x232\npanic({0x58d020?, 0xc0000120f0?})\n\t/go/src/runtime/panic.go:860 +0x13a\n" +
+			"example.com/m.search({0xc0000160d0, 0x4, 0x8})\n\t/m/m.go:" + at + " +0x51e\nexample.com/m.TestGet(0xc0000a6820)\n\t/m/m_test.go:12 +0x36\nexit status 2\n"
+	}
 	for _, c := range []struct {
 		name, base, got                          string
 		failing                                  []string
@@ -50,6 +60,8 @@ FAIL
 		{name: "testify bytes changed after a blank line", failing: []string{"TestB/x"}, changed: 1, lost: 1, rp: 1,
 			base: "=== RUN   TestB/x\n    require.go:157: \n        \tError Trace:\tb_test.go:30\n        \tError:      \tNot equal: \n        \t            \texpected: []byte{0x1, 0x17}\n        \t            \tactual  : []byte{0x1, 0x7}\n        \t            \t\n        \t            \tDiff:\n        \t            \t- 01 17\n        \t            \t+ 01 07\n        \tTest:       \tTestB/x\n--- FAIL: TestB/x (0.00s)\n",
 			got:  "=== RUN   TestB/x\n    require.go:157: \n        \tError Trace:\tb_test.go:30\n        \tError:      \tNot equal: \n        \t            \texpected: []byte{0x1, 0x17}\n        \t            \tactual  : []byte{0x1, 0x10}\n        \t            \t\n        \t            \tDiff:\n        \t            \t- 01 17\n        \t            \t+ 01 10\n        \tTest:       \tTestB/x\n--- FAIL: TestB/x (0.00s)\n"},
+		{name: "panicked alike in an earlier case", failing: []string{"TestGet"}, rp: 1, base: trace(9, "311"), got: trace(4, "311")},
+		{name: "panicked elsewhere", failing: []string{"TestGet"}, changed: 1, rp: 1, base: trace(9, "311"), got: trace(9, "312")},
 		{name: "subtest", failing: []string{"TestT"}, changed: 1, lost: 1, added: 0, rp: 2,
 			base: "=== RUN   TestT\n=== RUN   TestT/a\n    t_test.go:5: a wrong\n=== RUN   TestT/b\n    t_test.go:5: b wrong\n--- FAIL: TestT (0.00s)\n    --- FAIL: TestT/a (0.00s)\n    --- FAIL: TestT/b (0.00s)\n",
 			got:  "=== RUN   TestT\n=== RUN   TestT/a\n=== RUN   TestT/b\n    t_test.go:5: b wrong\n--- FAIL: TestT (0.00s)\n    --- PASS: TestT/a (0.00s)\n    --- FAIL: TestT/b (0.00s)\n"},
@@ -82,6 +94,22 @@ func TestReportsSpaces(t *testing.T) {
 	}
 }
 
+// TestReportsTraceArgs reads two runs of a test that panicked, whose
+// traces differ in the arguments the runtime printed for a frame (a
+// register's stale value, marked "?"): the same reports and output.
+func TestReportsTraceArgs(t *testing.T) {
+	run := func(arg string) testResult {
+		out := "=== RUN   TestX\n--- FAIL: TestX (0.00s)\npanic: runtime error: index out of range [1] with length 0 [recovered]\n\n" +
+			"goroutine 7 [running]:\nexample.com/m.get({0xc000014090, 0x4, 0x8}, {0x6f7c50?, " + arg + "?, 0x4?})\n\t/m/m.go:311 +0x51e\n" +
+			"example.com/m.Get(...)\n\t/m/m.go:933\ntesting.tRunner(0xc0000a6820, 0x5af4b0)\n\t/go/src/testing/testing.go:2036 +0xea\nexit status 2\n"
+		return parseVerbose(out)["TestX"]
+	}
+	a, b := run("0x46ca3c"), run("0x0")
+	if !a.panicked || !slices.Equal(a.reports, b.reports) || a.output != b.output || a.panicAt != "example.com/m.get(…) /m/m.go:311" {
+		t.Errorf("panicked %v at %q, reports %q and %q, output %q and %q: want a panic at m.get, the same in both", a.panicked, a.panicAt, a.reports, b.reports, a.output, b.output)
+	}
+}
+
 // TestOutputFastPaths checks that the normalization of test output
 // lines, which skips its regular expressions where they cannot match,
 // gives what the regular expressions give.
@@ -89,10 +117,10 @@ func TestOutputFastPaths(t *testing.T) {
 	for _, l := range []string{
 		"", "ok", "a b c", "a  b", "a\tb", "a\u00a0b", "a \u00a0 b", "é b", "a\rb", "a\fb", "a\vb", "trailing ",
 		"--- FAIL: TestX (0.01s)", "--- FAIL: TestX (12.345s) more", "(1s)", "took (0.5s",
-		"panic: at 0x1234abcd", "0x12", "goroutine 17 [running]:", "goroutine x", "0xdeadbeef0 and goroutine 3",
+		"panic: at 0x1234abcd", "0x12", "main.f({0x4?, 0xc000012345}, 0x1)", "testing.(*T).Run(0xc0001, {0x5a, 0x3})", "main.g(...)", "f(x) and 0x12", "goroutine 17 [running]:", "goroutine x", "0xdeadbeef0 and goroutine 3",
 		"    x_test.go:9: got 1", "x.go:12: ", "\tfoo_bar.go:1: msg", "not a.go:report", "a.go:x: no", "  a.go:3:no space",
 	} {
-		want := hexRe.ReplaceAllString(durationRe.ReplaceAllString(l, ""), "X")
+		want := hexRe.ReplaceAllString(frameRe.ReplaceAllString(durationRe.ReplaceAllString(l, ""), "$1(…)"), "X")
 		if got := normalizeOutput(l); got != want {
 			t.Errorf("normalizeOutput(%q) = %q, want %q", l, got, want)
 		}
