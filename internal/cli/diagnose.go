@@ -286,8 +286,9 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	var sl sliced
 	var wg sync.WaitGroup
 	var plan *mutantPlan
+	var first *diagnosis.Diagnosis
 	if f.mutation.on {
-		first := diagnosis.Diagnose(in)
+		first = diagnosis.Diagnose(in)
 		if f.mutation.budget == 0 {
 			f.mutation.budget = mutationBudget(ran)
 		}
@@ -302,10 +303,11 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 	// with the lines that read them, and then the mutants: one typed
 	// load serves both (each go list of a package and its dependencies
 	// costs a second or more).
+	var typed []*packages.Package
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		typed := ev.loaded.Packages()
+		typed = ev.loaded.Packages()
 		var err error
 		if !holds(typed, in.Home) {
 			typed, err = instrument.LoadTyped(ctx, s.Root, append(sortedKeys(in.Home), plan.dirs()...), goFlags)
@@ -326,6 +328,13 @@ func diagnose(e *env, f diagFlags, ctx context.Context, ev evidence, progress *s
 		progress.say("slicing the failing tests and mutating the most suspicious functions")
 	}
 	wg.Wait()
+	if plan != nil && len(sl.raised) > 0 && ctx.Err() == nil {
+		if p := planRaised(f.mutation, first, group, s, ev.times, sl.raised, plan.funcs); p != nil {
+			progress.say("mutating the functions where a recovered panic was raised")
+			more, notes := runMutants(ctx, f.mutation, goFlags, p, typed)
+			in.Mutants, mutNotes = append(in.Mutants, more...), append(mutNotes, notes...)
+		}
+	}
 	progress.done()
 	in.Slices, in.Cases, slNotes = sl.slices, sl.cases, sl.notes
 	info.Files = sl.files

@@ -60,6 +60,7 @@ type mutantPlan struct {
 	failing map[string][]string
 	passing map[string][]string
 	alone   map[string]bool // packages whose failing subtests run without their siblings
+	funcs   map[string]bool // the functions mutated
 }
 
 // dirs are the directories of the plan's files (none for a nil plan).
@@ -114,6 +115,38 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 			top[l.Func] = true
 		}
 	}
+	return planFuncs(f, first, g, s, times, top, nil)
+}
+
+// planRaised chooses the mutants of the functions where a failing
+// test's runtime panic was raised and then recovered (by the code under
+// test, turning it into an error, or by the test), those not in done:
+// only the failing tests' slices find such a panic, and they end after
+// the first mutants were chosen, so its function may not be among them
+// (expr-v1.12.2's unchecked type assertion in runtime.Fetch). The
+// raising line's mutants come first. Nil when there is nothing more to
+// mutate.
+func planRaised(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group, s *spectrum.Spectra, times map[string]float64, raised []diagnosis.Location, done map[string]bool) *mutantPlan {
+	at := map[diagnosis.Location]bool{}
+	for _, loc := range raised {
+		at[loc] = true
+	}
+	top := map[string]bool{}
+	for _, l := range first.Lines {
+		if at[l.Location] && !done[l.Func] {
+			top[l.Func] = true
+		}
+	}
+	if len(top) == 0 {
+		return nil
+	}
+	return planFuncs(f, first, g, s, times, top, at)
+}
+
+// planFuncs plans the mutants of the executed lines of the functions
+// in top, most suspicious first but the lines where a failing test
+// panicked (StackTop, or in raised) before every other.
+func planFuncs(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group, s *spectrum.Spectra, times map[string]float64, top map[string]bool, raised map[diagnosis.Location]bool) *mutantPlan {
 	lines := map[string][]int{}
 	var order []string
 	var ranked []instrument.FileLine
@@ -127,7 +160,7 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 			order = append(order, abs)
 		}
 		lines[abs] = append(lines[abs], l.Line)
-		if l.Evidence.StackTop {
+		if l.Evidence.StackTop || raised[l.Location] {
 			// Its mutants first, whatever the cap leaves out.
 			ranked = append([]instrument.FileLine{{File: abs, Line: l.Line}}, ranked...)
 		} else {
@@ -222,7 +255,7 @@ func planMutants(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group,
 			passing[pkg] = []string{c.run.Name}
 		}
 	}
-	return &mutantPlan{root: s.Root, lines: lines, order: order, ranked: ranked, failing: failing, passing: passing, alone: alone}
+	return &mutantPlan{root: s.Root, lines: lines, order: order, ranked: ranked, failing: failing, passing: passing, alone: alone, funcs: top}
 }
 
 // runMutants builds the plan's mutants and runs the tests against each;

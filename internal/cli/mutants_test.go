@@ -50,6 +50,25 @@ func TestPlanMutants(t *testing.T) {
 	}
 }
 
+// TestPlanRaised checks the mutants chosen once the slices found a
+// recovered runtime panic: the function that raised it, its raising
+// line first, unless it was mutated already.
+func TestPlanRaised(t *testing.T) {
+	line := func(file string, n int, fn string) diagnosis.Line {
+		return diagnosis.Line{Location: diagnosis.Location{File: file, Line: n}, Func: fn}
+	}
+	first := &diagnosis.Diagnosis{Lines: []diagnosis.Line{line("a.go", 3, "p.A"), line("c.go", 8, "p.C"), line("c.go", 9, "p.C"), line("b.go", 7, "p.B")}}
+	raised := []diagnosis.Location{{File: "c.go", Line: 9}}
+	p := planRaised(mutationFlags{funcs: 1, passing: 3}, first, diagnosis.Group{}, &spectrum.Spectra{Root: "/r"}, nil, raised, map[string]bool{"p.A": true})
+	want := []instrument.FileLine{{File: "/r/c.go", Line: 9}, {File: "/r/c.go", Line: 8}}
+	if p == nil || !reflect.DeepEqual(p.ranked, want) || !reflect.DeepEqual(p.funcs, map[string]bool{"p.C": true}) {
+		t.Fatalf("plan %+v, want the lines %v of p.C", p, want)
+	}
+	if p := planRaised(mutationFlags{funcs: 1, passing: 3}, first, diagnosis.Group{}, &spectrum.Spectra{Root: "/r"}, nil, raised, map[string]bool{"p.C": true}); p != nil {
+		t.Errorf("plan %+v for a function mutated already, want none", p)
+	}
+}
+
 // TestPlanPassing checks the passing tests run against the mutants: the
 // ones that ran the most mutated lines first, the quickest among equals,
 // within passingBudget of the failing tests' time (where none fits, the
