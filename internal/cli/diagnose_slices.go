@@ -37,6 +37,17 @@ type sliced struct {
 	files *source.Set
 }
 
+// sliceTraceMax is the most trace, in bytes, whose dependence graph the
+// diagnosis builds for its slices. The graph takes about a second for
+// each 8 MB of trace, and slices are one signal among many (the
+// standalone culprit slice builds any graph): toml's failing leaves
+// replay the whole toml-test suite their runner decoded first, 140 MB
+// whose graph took 10 of the diagnosis's 15 s, where the real-fault
+// corpus's largest, hcl-v2.18.1's, is 28 MB. The bound is on the trace's size,
+// not on time, so that the same code gets the same diagnosis however
+// loaded the machine.
+const sliceTraceMax = 32 << 20 // 33.6 MB
+
 // groupSlices runs up to n of the group's failing tests again, recording
 // every event (each test's sampling restarted, as culprit slice does),
 // and returns what their runs show; with cases, their passing cases too.
@@ -105,6 +116,11 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, cases bool, root
 				these = append(these, f)
 				names = append(names, f.Test)
 			}
+		}
+		if size := dirSize(dir); size > sliceTraceMax {
+			out.notes = append(out.notes, fmt.Sprintf("%s: not sliced: the trace of %s is %s, over the %s whose graph the diagnosis builds (culprit slice -test NAME slices any of them)",
+				pkg, strings.Join(names, ", "), byteSize(size), byteSize(sliceTraceMax)))
+			continue
 		}
 		graphs, errs := buildGraphs(ctx, dir, names, cases)
 		for i, f := range these {
