@@ -48,6 +48,7 @@ type T struct {
 	blocked int  // subtests it waits for in t.Run
 	parent  *T   // the test that waits in t.Run for this one, until it pauses or ends
 	shared  bool // other tests ran at the same time for part of it
+	top     bool // a top-level test or example
 }
 
 // newT returns a test state with its spectrum and muted twin.
@@ -216,6 +217,15 @@ func start(name string, kind uint8, parent *T) *T {
 	w.uv(uint64(parent.id))
 	w.uv(uint64(kind))
 	w.str(name)
+	if parent == root {
+		// A top-level test's start and end reach the file at once: a
+		// fatal error (a stack overflow, a concurrent map write) ends
+		// the process with no deferred call, and what the trace then
+		// holds says which tests ended and which one was running, so
+		// that culprit can run the tests after it (instrument's resume).
+		t.top = true
+		w.flush()
+	}
 	mu.Unlock()
 	return t
 }
@@ -307,7 +317,11 @@ func (t *T) endLocked(out uint64) {
 		}
 	}
 	active.Store(next)
-	w.maybeFlush()
+	if t.top {
+		w.flush()
+	} else {
+		w.maybeFlush()
+	}
 }
 
 func (t *T) writeHitsLocked(out uint64) {

@@ -581,6 +581,40 @@ func TestSamplePerTest(t *testing.T) {
 // running run in another test binary: a test paused by t.Parallel, and
 // the tests after each panicking one; the panicking tests and their
 // subtests do not run again.
+// TestResumeStopped runs the tests after one whose binary stopped with
+// no test's own panic: a goroutine's panic, a stack overflow.
+func TestResumeStopped(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/crash")
+	for _, stopper := range []string{"TestGoPanic", "TestOverflow"} {
+		traceDir := t.TempDir()
+		var out bytes.Buffer
+		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.EventStmt,
+			TraceDir: traceDir, GoFlags: []string{"-run", "^(TestOK|" + stopper + "|TestZAfter)$"},
+			Stdout: &out, Stderr: &out, Resume: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Resumed) != 1 || !strings.Contains(res.Resumed[0], "stopped while "+stopper+" ran") {
+			t.Errorf("%s: resumed %q, want the binary stopped while it ran", stopper, res.Resumed)
+		}
+		tr, err := trace.Open(traceDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ran := map[string]int{}
+		for _, p := range tr.Processes {
+			for _, x := range p.Tests {
+				if x.Ended && x.Outcome == trace.OutcomePass {
+					ran[x.Name]++
+				}
+			}
+		}
+		if len(tr.Processes) != 2 || ran["TestOK"] != 1 || ran["TestZAfter"] != 1 {
+			t.Errorf("%s: %d processes, passed %v: want TestOK in the first and TestZAfter in the second\n%s", stopper, len(tr.Processes), ran, out.Bytes())
+		}
+	}
+}
+
 func TestResume(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/crash")
 	traceDir := t.TempDir()

@@ -51,8 +51,10 @@ func (b *prepared) goTest(ctx context.Context, cfg Config, pkgs, flags []string,
 
 // resume runs again the tests a panic kept from running (Config.Resume):
 // while an events file of the trace ends without its end record because
-// a test panicked, its package's tests run once more, skipping the
-// top-level tests that ended or panicked there and in the earlier runs.
+// a test panicked (or another goroutine did, or a fatal error such as a
+// stack overflow stopped the binary), its package's tests run once more,
+// skipping the top-level tests that ended, panicked or were running when
+// it stopped, there and in the earlier runs.
 func (b *prepared) resume(ctx context.Context, cfg Config, scan *outputScanner, trouble *troubleScanner) error {
 	res := b.res
 	if hasFlag(cfg.GoFlags, "failfast") {
@@ -86,7 +88,11 @@ func (b *prepared) resume(ctx context.Context, cfg Config, scan *outputScanner, 
 			if !grew {
 				continue // nothing ran before the crash: it would crash again
 			}
-			res.Resumed = append(res.Resumed, fmt.Sprintf("%s: %s panicked and stopped the test binary; the tests not yet run ran in another", c.pkg, strings.Join(c.panicked, ", ")))
+			if len(c.panicked) > 0 {
+				res.Resumed = append(res.Resumed, fmt.Sprintf("%s: %s panicked and stopped the test binary; the tests not yet run ran in another", c.pkg, strings.Join(c.panicked, ", ")))
+			} else {
+				res.Resumed = append(res.Resumed, fmt.Sprintf("%s: the test binary stopped while %s ran (another goroutine's panic or a fatal error); the tests not yet run ran in another", c.pkg, strings.Join(c.stopped, ", ")))
+			}
 			pkgs = append(pkgs, c.pkg)
 		}
 		if len(pkgs) == 0 {
@@ -114,16 +120,19 @@ func (b *prepared) resume(ctx context.Context, cfg Config, scan *outputScanner, 
 	return nil
 }
 
-// crashed is a test binary a test's panic stopped.
+// crashed is a test binary a test's panic, or a panic or fatal error
+// of another goroutine, stopped.
 type crashed struct {
 	pkg      string
 	done     []string // top-level tests that ended or panicked
 	panicked []string // the tests that panicked
+	stopped  []string // or, where none did, the top-level tests running when it stopped
 }
 
 // crashedProcesses reads the events files of dir not yet in read (and
-// adds them) and returns the processes a test's panic ended, leaving
-// out the packages -timeout stopped.
+// adds them) and returns the processes that ended without their end
+// record (a panic, a fatal error), leaving out the packages -timeout
+// stopped.
 func crashedProcesses(dir string, read map[string]bool, timedOut map[string]bool) ([]crashed, error) {
 	d, err := trace.OpenDir(dir)
 	if err != nil {
@@ -160,15 +169,29 @@ func crashedProcesses(dir string, read map[string]bool, timedOut map[string]bool
 				c.panicked = append(c.panicked, t.Name)
 			}
 		}
-		if len(c.panicked) == 0 {
-			continue // no test's own goroutine panicked: os.Exit, a signal, another goroutine
-		}
 		for _, t := range p.Tests {
-			// The snapshot at the panic ends the tests then running
-			// (OutcomeRunning): those paused by t.Parallel run again.
-			if t.Parent == 0 && t.Ended && t.Outcome != trace.OutcomeRunning {
-				done[t.Name] = true
+			if t.Parent != 0 || t.Name == "" {
+				continue // a subtest, or package initialization's records
 			}
+			switch {
+			case t.Ended && t.Outcome != trace.OutcomeRunning:
+				done[t.Name] = true
+			case len(c.panicked) == 0:
+				// No test's own goroutine panicked: another goroutine
+				// did, or the runtime stopped the binary (a stack
+				// overflow, a concurrent map write) while the tests
+				// not ended ran. They would stop it again: they count
+				// as done, paused parallel tests with them (which of
+				// them stopped it is not known).
+				done[t.Name] = true
+				c.stopped = append(c.stopped, t.Name)
+			}
+			// Otherwise the snapshot at the panic ended the tests then
+			// running (OutcomeRunning): those paused by t.Parallel run
+			// again.
+		}
+		if len(c.panicked) == 0 && len(c.stopped) == 0 {
+			continue // it stopped between tests
 		}
 		c.done = slices.Sorted(maps.Keys(done))
 		out = append(out, c)

@@ -36,3 +36,8 @@ func GoBoom() {
 	}()
 	<-done
 }
+
+// Deep recurses until the stack overflows.
+func Deep(n int) int {
+	return Deep(n+1) + 1
+}

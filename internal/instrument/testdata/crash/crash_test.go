@@ -1,6 +1,9 @@
 package crash
 
-import "testing"
+import (
+	"runtime/debug"
+	"testing"
+)
 
 func TestOK(t *testing.T) {}
 
@@ -17,6 +20,13 @@ func TestHang(t *testing.T) { Hang() }
 func TestFatal(t *testing.T) { t.Fatal("fatal") }
 
 func TestGoPanic(t *testing.T) { GoBoom() }
+
+// TestOverflow stops the binary with a fatal error, which no recover
+// sees and no deferred call follows.
+func TestOverflow(t *testing.T) {
+	debug.SetMaxStack(1 << 20)
+	Deep(0)
+}
 
 func TestPanicSub(t *testing.T) {
 	t.Run("ok", func(t *testing.T) {})
