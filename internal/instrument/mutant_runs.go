@@ -268,14 +268,7 @@ func panicFrame(frame, loc string) (string, bool) {
 // panicSite is where test t, or the first of its subtests that
 // panicked, panicked ("" when none did or the trace was not read).
 func panicSite(res map[string]testResult, t string) string {
-	var names []string
-	for name := range res {
-		if name == t || strings.HasPrefix(name, t+"/") {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range family(res, t) {
 		if at := res[name].panicAt; at != "" {
 			return at
 		}
@@ -326,9 +319,8 @@ func oneSpace(t string) string {
 	return t
 }
 
-// reportsOf returns the failure reports of test t and of its subtests
-// in res, and whether any of them panicked or did not finish.
-func reportsOf(res map[string]testResult, t string) (reports []string, crashed bool) {
+// family returns test t and its subtests in res, in order.
+func family(res map[string]testResult, t string) []string {
 	names := make([]string, 0, 1)
 	for name := range res {
 		if name == t || strings.HasPrefix(name, t+"/") {
@@ -336,6 +328,13 @@ func reportsOf(res map[string]testResult, t string) (reports []string, crashed b
 		}
 	}
 	sort.Strings(names)
+	return names
+}
+
+// reportsOf returns the failure reports of test t and of its subtests
+// in res, and whether any of them panicked or did not finish.
+func reportsOf(res map[string]testResult, t string) (reports []string, crashed bool) {
+	names := family(res, t)
 	for _, name := range names {
 		r := res[name]
 		reports = append(reports, r.reports...)
