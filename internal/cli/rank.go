@@ -102,7 +102,7 @@ func runRank(e *env, args []string) int {
 	merge := fs.Bool("merge", false, "rank the spectra files given as arguments (written by -shard) as one suite: without -metric the diagnosis, its slices and mutants run here; with it, without running anything")
 	inlinable := fs.Bool("inlinable", false, "record values in small functions the compiler would inline too (allocation counts can change)")
 	diagTest := fs.String("test", "", "diagnose the failing tests that fail as `NAME` does alone (default: every failing test, the groups named)")
-	slices := fs.Int("slices", maxSliced, "slice up to `N` failing tests for the diagnosis, one of each group in turn (0: none)")
+	slices := fs.Int("slices", maxSliced, "slice up to `N` failing tests for the diagnosis, one of each group in turn, but not a package's whose trace is over 32 MiB (0: none)")
 	mutants := fs.Bool("mutants", true, "mutate the most suspicious functions' lines for the diagnosis")
 	cases := fs.Bool("cases", false, "diagnosis: count the cases of a sliced failing test that passed (a table-driven test without subtests) as passing runs (test case purification; off by default: on the real-fault corpus's training bugs it ranked faults that passing cases also ran lower)")
 	mutBudget := fs.Duration("mutation-budget", 0, "time limit of the mutation step, building included, a safety net for slow tests: mutants it leaves out are noted, and the ranking then depends on the machine's speed (default: 5x the instrumented run, loading and building included, plus 30s)")
