@@ -171,7 +171,7 @@ func crashedProcesses(dir string, read map[string]bool, timedOut map[string]bool
 		}
 		for _, t := range p.Tests {
 			if t.Parent != 0 || t.Name == "" {
-				continue // a subtest, or package initialization's records
+				continue // a subtest, or test 0 (code no test ran: package initialization, TestMain), which has no start record
 			}
 			switch {
 			case t.Ended && t.Outcome != trace.OutcomeRunning:
