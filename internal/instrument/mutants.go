@@ -132,6 +132,7 @@ func guard(id int) string { return fmt.Sprintf("%s == %d", mutName, id) }
 func (m *mutator) mutate() {
 	negated := map[ast.Expr]bool{}
 	unused := map[*ast.CallExpr]bool{} // calls whose results no one reads
+	cases := map[*ast.CaseClause]bool{} // expression switches' clauses: true where the switch has no tag
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
 		switch x := n.(type) {
@@ -139,12 +140,35 @@ func (m *mutator) mutate() {
 			return x.Tok != token.CONST
 		case *ast.ArrayType:
 			return false // array lengths are constants
+		case *ast.SwitchStmt:
+			for _, s := range x.Body.List {
+				if cc, ok := s.(*ast.CaseClause); ok {
+					cases[cc] = x.Tag == nil
+				}
+			}
 		case *ast.CaseClause:
 			m.statements(x.Body)
+			// A switch with no tag chooses by conditions, as an if
+			// chain does: each is negated, and mutated inside.
+			// Another's case values are mutated as literals (a
+			// constant one more or less is no longer constant, so it
+			// cannot duplicate another case). A type switch's cases
+			// are types: they stay as written.
+			cond, expr := cases[x]
+			for _, e := range x.List {
+				if !expr {
+					break
+				}
+				if cond && m.on(e) && !m.isConst(e) {
+					m.negate(e)
+					negated[ast.Unparen(e)] = true
+				}
+				ast.Inspect(e, visit)
+			}
 			for _, b := range x.Body {
 				ast.Inspect(b, visit)
 			}
-			return false // case expressions stay as written
+			return false
 		case *ast.CompositeLit:
 			for _, e := range x.Elts {
 				if kv, ok := e.(*ast.KeyValueExpr); ok {

@@ -19,7 +19,7 @@ func TestMutate(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/mutate")
 	file, sum := filepath.Join(dir, "mid.go"), filepath.Join(dir, "sum.go")
 	var all []int
-	for l := 1; l <= 86; l++ {
+	for l := 1; l <= 104; l++ {
 		all = append(all, l)
 	}
 	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: all, sum: all}, Order: []string{file, sum},
@@ -68,7 +68,10 @@ func TestMutate(t *testing.T) {
 	for _, want := range []string{"sum.go:28 delete", "sum.go:31 delete", "sum.go:33 zero", "sum.go:37 var total",
 		"sum.go:46 skip", "sum.go:48 zero", "sum.go:49 negate", "sum.go:52 negate",
 		"sum.go:60 =", "sum.go:60 -=", "sum.go:68 value", "sum.go:69 +=", "sum.go:69 -=", "sum.go:77 index+1", "sum.go:77 index-1",
-		"sum.go:83 +1", "sum.go:83 -1"} {
+		"sum.go:83 +1", "sum.go:83 -1",
+		// A switch's conditions negated and mutated inside; another's
+		// case values one more and one less.
+		"sum.go:92 negate", "sum.go:92 boundary", "sum.go:94 negate", "sum.go:98 +1", "sum.go:98 -1", "sum.go:100 +1"} {
 		if !at[want] {
 			t.Errorf("no mutant %s", want)
 		}

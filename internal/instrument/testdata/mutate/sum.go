@@ -84,3 +84,21 @@ func Sign(x int) int {
 	}
 	return 1
 }
+
+// Class names a number's class: a switch of conditions, then one of
+// values.
+func Class(x int) string {
+	switch {
+	case x < 0:
+		return "negative"
+	case x > 9:
+		return "large"
+	}
+	switch x {
+	case 0, 1:
+		return "unit"
+	case 7:
+		return "lucky"
+	}
+	return "small"
+}
