@@ -83,6 +83,7 @@ type function struct {
 	entry   int                // id of the unit that runs first (exit for an empty body)
 	scopes  map[string]scopeOf // scopeOf's answers, by key
 	retName string             // "<F() return value>"
+	owned   map[string]bool    // owns's answers, by key
 }
 
 // file is one parsed source file.
@@ -213,8 +214,16 @@ func splitKey(k string) (string, token.Pos) {
 
 // owns reports whether fn declares the variable of key k.
 func (fn *function) owns(k string) bool {
+	if o, ok := fn.owned[k]; ok {
+		return o
+	}
 	name, p := splitKey(k)
-	return fn.locals[name] && (!p.IsValid() || fn.decl.Pos() <= p && p < fn.decl.End() && fn.innermostOf(p))
+	o := fn.locals[name] && (!p.IsValid() || fn.decl.Pos() <= p && p < fn.decl.End() && fn.innermostOf(p))
+	if fn.owned == nil {
+		fn.owned = map[string]bool{}
+	}
+	fn.owned[k] = o
+	return o
 }
 
 // innermostOf reports whether no function literal nested in fn holds p.

@@ -46,6 +46,78 @@ type versioned struct {
 	// definitions, the first where.
 	joins, joined int
 	joinedAt      string
+	// idents' answers, by expression and assigned operands: the syntax
+	// is walked once, not at each execution.
+	identsOf map[planKey][]*ast.Ident
+	steps    map[ast.Node][]walkStep // walk's steps, by expression
+}
+
+// A walkStep is a node of an expression callNodes looks at, in the
+// order ast.Inspect visits them, with the index of the first step after
+// its subtree.
+type walkStep struct {
+	n    ast.Node
+	skip int
+}
+
+// walk visits n's nodes as ast.Inspect does (a node whose visit returns
+// false has its subtree skipped), only those callNodes looks at:
+// literals, calls, composite literals, element, field and dereference
+// reads. The steps are found once per expression, not at each
+// execution.
+func (b *versioned) walk(n ast.Node, visit func(ast.Node) bool) {
+	steps, ok := b.steps[n]
+	if !ok {
+		var open []int // for each node entered, its step (-1: none)
+		ast.Inspect(n, func(m ast.Node) bool {
+			if m == nil {
+				if i := open[len(open)-1]; i >= 0 {
+					steps[i].skip = len(steps)
+				}
+				open = open[:len(open)-1]
+				return true
+			}
+			switch m.(type) {
+			case *ast.FuncLit:
+				steps = append(steps, walkStep{m, len(steps) + 1})
+				return false
+			case *ast.BasicLit, *ast.CallExpr, *ast.CompositeLit, *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
+				open = append(open, len(steps))
+				steps = append(steps, walkStep{n: m})
+			default:
+				open = append(open, -1)
+			}
+			return true
+		})
+		if b.steps == nil {
+			b.steps = map[ast.Node][]walkStep{}
+		}
+		b.steps[n] = steps
+	}
+	for i := 0; i < len(steps); {
+		if visit(steps[i].n) {
+			i++
+		} else {
+			i = steps[i].skip
+		}
+	}
+}
+
+// idents is idents(n, assigned), found once per expression.
+func (b *versioned) idents(n ast.Node, assigned []ast.Expr) []*ast.Ident {
+	k := planKey{n: n, na: len(assigned)}
+	if len(assigned) > 0 {
+		k.a = assigned[0]
+	}
+	if ids, ok := b.identsOf[k]; ok {
+		return ids
+	}
+	ids := idents(n, assigned)
+	if b.identsOf == nil {
+		b.identsOf = map[planKey][]*ast.Ident{}
+	}
+	b.identsOf[k] = ids
+	return ids
 }
 
 // scope names the variable root as seen from fr: the frame (or package)
@@ -160,7 +232,7 @@ func (b *versioned) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instan
 	claimed := map[*ast.Ident]bool{}
 	defsOf := func(x ast.Node, assigned []ast.Expr) []int {
 		var ids []int
-		for _, id := range idents(x, assigned) {
+		for _, id := range b.idents(x, assigned) {
 			if claimed[id] {
 				continue
 			}
@@ -175,7 +247,7 @@ func (b *versioned) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instan
 		return ids
 	}
 	claim := func(x ast.Node) {
-		for _, id := range idents(x, nil) {
+		for _, id := range b.idents(x, nil) {
 			claimed[id] = true
 		}
 	}
@@ -198,7 +270,7 @@ func (b *versioned) callNodes(fr *frame, n, top ast.Node, assigned []ast.Expr, i
 	returned func(*ast.CallExpr) bool, defsOf func(ast.Node, []ast.Expr) []int,
 	claim func(ast.Node), claimed map[*ast.Ident]bool, isAssigned map[ast.Node]bool, add func(int)) {
 	f := fr.fn.file
-	ast.Inspect(n, func(m ast.Node) bool {
+	b.walk(n, func(m ast.Node) bool {
 		switch m := m.(type) {
 		case *ast.FuncLit:
 			return false

@@ -232,16 +232,16 @@ func (s *streams) isOutput(n *deps.Node) bool {
 	case w == "os.Stdout" || w == "os.Stderr":
 		return true
 	}
-	return s.reaches(n.ID, w, "os.Stdout") || s.reaches(n.ID, w, "os.Stderr")
+	return s.reaches(n.ID, w, "os.Stdout", "os.Stderr")
 }
 
 // reaches reports whether the variable v that node id read was made
-// from stream ("os.Stdin", "os.Stdout"): one of v's definitions id
+// from one of the streams ("os.Stdin", "os.Stdout"): one of v's definitions id
 // depends on, or what they were computed from, names the stream, in its
 // call ("bufio.NewScanner(os.Stdin)"), on its source line ("in :=
 // os.Stdin") or, for a parameter, in the argument it received
 // ("report(os.Stdout, x)" for "func report(w io.Writer, x int)").
-func (s *streams) reaches(id int, v, stream string) bool {
+func (s *streams) reaches(id int, v string, streams ...string) bool {
 	var work []int
 	for _, e := range s.g.In(id) {
 		if n := s.g.Nodes[e.From]; e.Kind == deps.Data && n.Var == v {
@@ -257,9 +257,11 @@ func (s *streams) reaches(id int, v, stream string) bool {
 		}
 		seen[id] = true
 		n := s.g.Nodes[id]
-		if strings.Contains(n.Var, stream) || strings.Contains(n.Arg, stream) ||
-			!n.Pseudo() && !n.Const && strings.Contains(s.src.line(n.File, n.Line), stream) {
-			return true
+		for _, stream := range streams {
+			if strings.Contains(n.Var, stream) || strings.Contains(n.Arg, stream) ||
+				!n.Pseudo() && !n.Const && strings.Contains(s.src.line(n.File, n.Line), stream) {
+				return true
+			}
 		}
 		for _, e := range s.g.In(id) {
 			if e.Kind == deps.Data {

@@ -60,7 +60,7 @@ func (s *streams) printed(n *deps.Node) bool {
 		case w == "os.Stdout" || w == "os.Stderr":
 			return true
 		}
-		return s.reaches(n.ID, w, "os.Stdout") || s.reaches(n.ID, w, "os.Stderr")
+		return s.reaches(n.ID, w, "os.Stdout", "os.Stderr")
 	}
 	if !n.Call && strings.HasSuffix(n.File, "_test.go") {
 		if recv, method, ok := methodCall(c + "()"); ok && logMethods[method] && token.IsIdentifier(recv) {
