@@ -29,7 +29,7 @@ type MutantSite struct {
 	ID       int    // from 1; 0 is the original program
 	File     string // absolute
 	Line     int
-	Operator string // "negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "zero", "skip", "var x", "+=", "-=", "=", "value"
+	Operator string // "negate", "boundary", "and-or", "arith", "+1", "-1", "delete", "zero", "skip", "var x", "+=", "-=", "=", "value", "keep x"
 }
 
 // mutator writes the mutants of one file.
@@ -131,7 +131,7 @@ func guard(id int) string { return fmt.Sprintf("%s == %d", mutName, id) }
 // so that an enclosing mutant's edits come before those inside it.
 func (m *mutator) mutate() {
 	negated := map[ast.Expr]bool{}
-	unused := map[*ast.CallExpr]bool{} // calls whose results no one reads
+	unused := map[*ast.CallExpr]bool{}  // calls whose results no one reads
 	cases := map[*ast.CaseClause]bool{} // expression switches' clauses: true where the switch has no tag
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
@@ -596,6 +596,7 @@ func (m *mutator) statements(list []ast.Stmt) {
 						continue // a terminating statement: removing it could leave a function without a return
 					}
 				}
+				m.keepCall(x, call)
 			}
 		case *ast.IncDecStmt:
 		case *ast.BranchStmt:
@@ -606,6 +607,7 @@ func (m *mutator) statements(list []ast.Stmt) {
 			}
 		case *ast.AssignStmt:
 			if x.Tok == token.DEFINE {
+				m.keepBlank(x)
 				continue
 			}
 		default:
@@ -615,6 +617,7 @@ func (m *mutator) statements(list []ast.Stmt) {
 		m.open(m.off(s.Pos()), fmt.Sprintf("if %s != %d { ", mutName, id))
 		m.close(m.off(s.End()), " }")
 		if a, ok := s.(*ast.AssignStmt); ok {
+			m.keepBlank(a) // inside the deletion's branch
 			m.assignOps(a)
 		}
 	}

@@ -17,12 +17,12 @@ import (
 // is tried, and every mutant compiles.
 func TestMutate(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/mutate")
-	file, sum := filepath.Join(dir, "mid.go"), filepath.Join(dir, "sum.go")
+	file, sum, keep := filepath.Join(dir, "mid.go"), filepath.Join(dir, "sum.go"), filepath.Join(dir, "keep.go")
 	var all []int
 	for l := 1; l <= 104; l++ {
 		all = append(all, l)
 	}
-	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: all, sum: all}, Order: []string{file, sum},
+	res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: all, sum: all, keep: all}, Order: []string{file, sum, keep},
 		Failing: map[string][]string{"example.com/mutate": {"TestMiddleFails"}},
 		Passing: map[string][]string{"example.com/mutate": {"TestMiddle", "TestSum"}}, Budget: 5 * time.Minute})
 	if err != nil {
@@ -71,7 +71,10 @@ func TestMutate(t *testing.T) {
 		"sum.go:83 +1", "sum.go:83 -1",
 		// A switch's conditions negated and mutated inside; another's
 		// case values one more and one less.
-		"sum.go:92 negate", "sum.go:92 boundary", "sum.go:94 negate", "sum.go:98 +1", "sum.go:98 -1", "sum.go:100 +1"} {
+		"sum.go:92 negate", "sum.go:92 boundary", "sum.go:94 negate", "sum.go:98 +1", "sum.go:98 -1", "sum.go:100 +1",
+		// A result discarded kept in a variable of its type: a call's
+		// operand first, a blank of := and of =.
+		"keep.go:17 keep s", "keep.go:18 keep p", "keep.go:20 keep p", "keep.go:20 keep q", "keep.go:22 keep q"} {
 		if !at[want] {
 			t.Errorf("no mutant %s", want)
 		}
