@@ -401,18 +401,26 @@ func (m *mutator) operands(es ...ast.Expr) {
 // declared before pos in the scopes around it, of v's type, nearest
 // first.
 func (m *mutator) sameTyped(v *types.Var, pos token.Pos) []string {
-	var out []string
-	seen := map[string]bool{v.Name(): true}
+	return m.localsOfType(v.Type(), pos, map[string]bool{v.Name(): true}, nil)
+}
+
+// localsOfType appends to out, up to maxReplacements in all, the local
+// variables of type t in scope at pos whose names are not in seen,
+// nearest scope first, and returns it.
+func (m *mutator) localsOfType(t types.Type, pos token.Pos, seen map[string]bool, out []string) []string {
 	inner := m.pkg.Scope().Innermost(pos)
 	for sc := inner; sc != nil && sc != m.pkg.Scope() && sc != types.Universe; sc = sc.Parent() {
 		names := sc.Names()
 		sort.Strings(names)
 		for _, name := range names {
+			if len(out) == maxReplacements {
+				return out
+			}
 			if seen[name] || name == "_" {
 				continue
 			}
 			w, ok := sc.Lookup(name).(*types.Var)
-			if !ok || !types.Identical(w.Type(), v.Type()) {
+			if !ok || !types.Identical(w.Type(), t) {
 				continue
 			}
 			// In scope at pos (a variable's scope starts after its
@@ -422,9 +430,6 @@ func (m *mutator) sameTyped(v *types.Var, pos token.Pos) []string {
 			}
 			seen[name] = true
 			out = append(out, name)
-			if len(out) == maxReplacements {
-				return out
-			}
 		}
 	}
 	return out

@@ -7,7 +7,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"sort"
 	"strings"
 )
 
@@ -140,23 +139,5 @@ func (m *mutator) keepers(t types.Type, call *ast.CallExpr) []string {
 		// make noise.
 		return out
 	}
-	for sc := inner; sc != nil && sc != m.pkg.Scope() && sc != types.Universe; sc = sc.Parent() {
-		names := sc.Names()
-		sort.Strings(names)
-		for _, name := range names {
-			w, isVar := sc.Lookup(name).(*types.Var)
-			if !isVar || seen[name] || name == "_" || !types.Identical(w.Type(), t) || w.Pos() >= call.Pos() {
-				continue
-			}
-			if _, o := inner.LookupParent(name, call.Pos()); o != w {
-				continue
-			}
-			seen[name] = true
-			out = append(out, name)
-			if len(out) == maxReplacements {
-				return out
-			}
-		}
-	}
-	return out
+	return m.localsOfType(t, call.Pos(), seen, out)
 }
