@@ -18,9 +18,6 @@ import (
 // reaches. The call is written again in the mutant's branch, before the
 // statement's own (its deletion).
 func (m *mutator) keepCall(s *ast.ExprStmt, call *ast.CallExpr) {
-	if tv, ok := m.info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
-		return
-	}
 	results := m.results(call)
 	for i, t := range results {
 		for _, v := range m.keepers(t, call) {
