@@ -21,7 +21,11 @@
 //     spectrum stand for its mutants; and at the function level, the
 //     mean of the scores of every mutant of the function's lines (as
 //     MUSE averages a statement's), which tells the function the failure
-//     runs through from one whose single line happened to score high.
+//     runs through from one whose single line happened to score high;
+//   - fixes: the share of failing tests a mutant of the line made pass
+//     breaking no passing test, and the share of the failing tests'
+//     failure reports a mutant removed (a partial fix: some cases of a
+//     table made to pass) less the passing tests it broke.
 //
 // Each source adds to a line's score with a weight (Weights); a function
 // scores as its best line. Nothing here runs anything: the analyses'
@@ -130,12 +134,15 @@ type Weights struct {
 	// function: how much of what was mutated in it changed the failure,
 	// the function's own evidence beside its best line's.
 	FuncMutation float64 `json:"func_mutation"`
-	Fix          float64 `json:"fix"`  // times the share of failing tests a mutant of the line made pass, breaking no passing test
-	Home         float64 `json:"home"` // when the line is in a failing test's own package
+	Fix          float64 `json:"fix"` // times the share of failing tests a mutant of the line made pass, breaking no passing test
+	// Partial is times the line's partial fix (Evidence.Partial): the
+	// share of the failure a mutant removed.
+	Partial float64 `json:"partial"`
+	Home    float64 `json:"home"` // when the line is in a failing test's own package
 }
 
 // DefaultWeights are the weights used when Input.Weights is nil.
-var DefaultWeights = Weights{Spectrum: 1, Slice: 0.1, Stack: 0.5, Mutation: 0.5, Func: 0.3, FuncMutation: 0.25, Fix: 0.5, Home: 0.5}
+var DefaultWeights = Weights{Spectrum: 1, Slice: 0.1, Stack: 0.5, Mutation: 0.5, Func: 0.3, FuncMutation: 0.25, Fix: 0.5, Partial: 0.5, Home: 0.5}
 
 // Evidence is why a line ranks where it does.
 type Evidence struct {
@@ -152,6 +159,11 @@ type Evidence struct {
 	Broke    int     // of those, mutants that made a passing test fail
 	Mutation float64 // best mutant score (Ochiai over changed failing and broken passing tests)
 	Fix      float64 // best share of failing tests a mutant made pass while breaking no passing test
+	// Partial is the best share of the failing tests' failure reports a
+	// mutant removed, printing no new one and crashing none, times the
+	// share of the passing tests run against it that it left passing: a
+	// mutant that fixes some cases of a table-driven test.
+	Partial float64
 	// MutantRuns are the line's mutants, when they were kept: Rank
 	// scores Mutation from them.
 	MutantRuns []Mutant
@@ -372,9 +384,10 @@ func Rank(lines []Line, w Weights) *Diagnosis {
 	}
 	for _, l := range lines {
 		if len(l.Evidence.MutantRuns) > 0 {
-			l.Evidence.Mutation = 0
+			l.Evidence.Mutation, l.Evidence.Partial = 0, 0
 			for _, m := range l.Evidence.MutantRuns {
 				l.Evidence.Mutation = max(l.Evidence.Mutation, mutantScore(m))
+				l.Evidence.Partial = max(l.Evidence.Partial, partialFix(m))
 			}
 		}
 		if mutated && len(l.Evidence.MutantRuns) == 0 && l.Evidence.Declaration() {
@@ -386,7 +399,7 @@ func Rank(lines []Line, w Weights) *Diagnosis {
 			l.Evidence.Mutation = l.Evidence.Spectrum
 		}
 		ev := l.Evidence
-		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[l.Func] + w.FuncMutation*funcMutation(l.Func) + w.Mutation*ev.Mutation + w.Fix*ev.Fix
+		score := w.Spectrum*ev.Spectrum + w.Func*funcSpec[l.Func] + w.FuncMutation*funcMutation(l.Func) + w.Mutation*ev.Mutation + w.Fix*ev.Fix + w.Partial*ev.Partial
 		if ev.Slices > 0 {
 			score += w.Slice * float64(ev.Sliced) / float64(ev.Slices)
 		}
@@ -462,6 +475,23 @@ func mutantScore(m Mutant) float64 {
 		return 0
 	}
 	return float64(m.Changed) / math.Sqrt(float64(m.Failing)*float64(m.Changed+m.Broke))
+}
+
+// partialFix is the share of the failing tests' failure reports a
+// mutant removed, printing no new one and crashing none, times the
+// share of the passing tests run against it that still passed: a
+// mutant that makes some of a table's failing cases pass, where Fix
+// counts only the tests that pass whole. Zero where the reports were not
+// counted (a failing test whose reports differ run to run).
+func partialFix(m Mutant) float64 {
+	if m.Reports == 0 || m.Lost == 0 || m.Added > 0 || m.Crashed > 0 {
+		return 0
+	}
+	kept := 1.0
+	if m.Passing > 0 {
+		kept -= float64(m.Broke) / float64(m.Passing)
+	}
+	return float64(m.Lost) / float64(m.Reports) * kept
 }
 
 // InPackage reports whether fn, a function named as spectra name them

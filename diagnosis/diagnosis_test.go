@@ -76,6 +76,13 @@ func TestDiagnose(t *testing.T) {
 				Mutants: []Mutant{{At: loc(9), Failing: 1, Passing: 2, Changed: 1, Broke: 2}},
 				Weights: spec(Weights{Spectrum: 1, Mutation: 1})},
 			lines: []int{2, 9, 3, 4, 5}, ranks: []string{"1-2", "1-2", "3-5", "3-5", "3-5"}, funcs: []string{"p.re", "p.g", "p.f"}},
+		{name: "a mutant that removes half the failure's reports lifts line 5 over line 4, whose mutant adds a report and line 3, whose mutant crashes",
+			in: Input{Mutants: []Mutant{
+				{At: loc(5), Failing: 1, Passing: 2, Changed: 1, Broke: 1, Reports: 4, Lost: 2},
+				{At: loc(4), Failing: 1, Passing: 2, Changed: 1, Reports: 4, Lost: 2, Added: 1},
+				{At: loc(3), Failing: 1, Passing: 2, Changed: 1, Reports: 4, Lost: 4, Crashed: 1},
+			}, Weights: spec(Weights{Spectrum: 1, Partial: 1})},
+			lines: []int{5, 3, 4, 9}, ranks: []string{"1", "2-3", "2-3", "4"}, funcs: []string{"p.f", "p.g"}},
 		{name: "the panic stack lifts its lines; the function's spectrum lifts its lines over g",
 			in:    Input{Stacks: [][]Location{{{"runtime/panic.go", 1}, loc(9), loc(3)}}, Weights: spec(Weights{Spectrum: 1, Stack: 1, Func: 0.5})},
 			lines: []int{9, 3, 4, 5}, ranks: []string{"1", "2", "3-4", "3-4"}, funcs: []string{"p.g", "p.f"}},
@@ -248,6 +255,25 @@ func TestInPackage(t *testing.T) {
 	for _, tt := range tests {
 		if got := InPackage(tt.fn, tt.pkg); got != tt.want {
 			t.Errorf("InPackage(%q, %q) = %v, want %v", tt.fn, tt.pkg, got, tt.want)
+		}
+	}
+}
+
+// TestPartialFix is the share of the failure's reports a mutant
+// removed, times the share of passing tests it left passing.
+func TestPartialFix(t *testing.T) {
+	for _, c := range []struct {
+		m    Mutant
+		want float64
+	}{
+		{Mutant{Failing: 1, Changed: 1, Reports: 4, Lost: 1}, 0.25},
+		{Mutant{Failing: 1, Changed: 1, Passing: 4, Broke: 1, Reports: 2, Lost: 2}, 0.75},
+		{Mutant{Failing: 1, Changed: 1, Reports: 4, Lost: 1, Added: 1}, 0},
+		{Mutant{Failing: 1, Changed: 1, Reports: 4, Lost: 4, Crashed: 1}, 0},
+		{Mutant{Failing: 1, Changed: 1}, 0}, // reports not counted
+	} {
+		if s := partialFix(c.m); math.Abs(s-c.want) > 1e-9 {
+			t.Errorf("%+v: %.3f, want %.3f", c.m, s, c.want)
 		}
 	}
 }

@@ -72,6 +72,8 @@ func why(ev diagnosis.Evidence) string {
 			parts = append(parts, "a mutant fixes it")
 		case changesAlone(ev.MutantRuns):
 			parts = append(parts, "a mutant changes the failing check alone")
+		case ev.Partial > 0:
+			parts = append(parts, fmt.Sprintf("a mutant partly fixes it (%.2f)", ev.Partial))
 		}
 	}
 	return strings.Join(parts, "; ")
@@ -183,6 +185,7 @@ type JSONEvidence struct {
 	Broke    int     `json:"mutants_broke"`
 	Mutation float64 `json:"mutation"`
 	Fix      float64 `json:"fix"`
+	Partial  float64 `json:"partial_fix"`
 	// MutantRuns are what each mutant of the line did.
 	MutantRuns []JSONMutant `json:"mutant_runs,omitempty"`
 }
@@ -262,7 +265,7 @@ func DiagnosisJSON(w io.Writer, d *diagnosis.Diagnosis, info DiagnosisInfo, top 
 			FuncRank: JSONRank{l.FuncBest, l.FuncWorst, l.FuncRank},
 			Source:   strings.TrimSpace(src.line(l.File, l.Line)),
 			Evidence: JSONEvidence{Spectrum: ev.Spectrum, Event: ev.Event, EF: ev.EF, EP: ev.EP, Sliced: ev.Sliced, Slices: ev.Slices,
-				Stack: ev.Stack, StackTop: ev.StackTop, Home: ev.Home, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix,
+				Stack: ev.Stack, StackTop: ev.StackTop, Home: ev.Home, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix, Partial: ev.Partial,
 				MutantRuns: jsonMutants(ev.MutantRuns)}})
 	}
 	out.Functions = make([]JSONDiagnosedFunc, 0, len(d.Funcs))

@@ -29,7 +29,7 @@ func ReadDiagnosisJSON(r io.Reader) (*diagnosis.Diagnosis, DiagnosisInfo, error)
 		d.Lines = append(d.Lines, diagnosis.Line{
 			Location: diagnosis.Location{File: l.File, Line: l.Line}, Func: l.Func, Score: l.Score,
 			Evidence: diagnosis.Evidence{Spectrum: ev.Spectrum, Event: ev.Event, EF: ev.EF, EP: ev.EP, Sliced: ev.Sliced, Slices: ev.Slices,
-				Stack: ev.Stack, StackTop: ev.StackTop, Home: ev.Home, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix,
+				Stack: ev.Stack, StackTop: ev.StackTop, Home: ev.Home, Mutants: ev.Mutants, Changed: ev.Changed, Broke: ev.Broke, Mutation: ev.Mutation, Fix: ev.Fix, Partial: ev.Partial,
 				MutantRuns: fromJSONMutants(diagnosis.Location{File: l.File, Line: l.Line}, ev.MutantRuns)},
 			Best: l.Rank.Best, Worst: l.Rank.Worst, Rank: l.Rank.Expected,
 			FuncBest: l.FuncRank.Best, FuncWorst: l.FuncRank.Worst, FuncRank: l.FuncRank.Expected,

@@ -202,6 +202,7 @@ func (s *Server) diagnosisPage(w http.ResponseWriter, r *http.Request) {
 		{"mutation", num(wt.Mutation), "the line's best mutant score: failing tests it changed against passing tests it broke"},
 		{"func", num(wt.Func), "the best spectrum score in the line's function"},
 		{"fix", num(wt.Fix), "the share of failing tests a mutant of the line made pass, breaking no passing test"},
+		{"partial", num(wt.Partial), "the share of the failing tests' failure reports a mutant of the line removed, adding none, times the share of passing tests it left passing"},
 	}
 	for i := range d.Lines {
 		l := &d.Lines[i]
@@ -223,8 +224,11 @@ func (s *Server) diagnosisPage(w http.ResponseWriter, r *http.Request) {
 		if ev.Mutants > 0 {
 			row.Mutants = fmt.Sprintf("%d/%d", ev.Changed, ev.Mutants)
 		}
-		if ev.Fix > 0 {
+		switch {
+		case ev.Fix > 0:
 			row.Fix = strconv.FormatFloat(100*ev.Fix, 'f', 0, 64) + "%"
+		case ev.Partial > 0:
+			row.Fix = "part " + strconv.FormatFloat(100*ev.Partial, 'f', 0, 64) + "%"
 		}
 		body.Rows = append(body.Rows, row)
 	}

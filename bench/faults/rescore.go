@@ -37,12 +37,12 @@ func parseWeights(s string) (diagnosis.Weights, error) {
 		return w, nil
 	}
 	fields := map[string]*float64{"spectrum": &w.Spectrum, "slice": &w.Slice, "stack": &w.Stack, "mutation": &w.Mutation,
-		"func": &w.Func, "func_mutation": &w.FuncMutation, "fix": &w.Fix, "home": &w.Home}
+		"func": &w.Func, "func_mutation": &w.FuncMutation, "fix": &w.Fix, "partial": &w.Partial, "home": &w.Home}
 	for _, kv := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		f, err := strconv.ParseFloat(v, 64)
 		if !ok || err != nil || fields[k] == nil {
-			return w, fmt.Errorf("weights: %q: want NAME=NUMBER, NAME one of spectrum, slice, stack, mutation, func, func_mutation, fix, home", kv)
+			return w, fmt.Errorf("weights: %q: want NAME=NUMBER, NAME one of spectrum, slice, stack, mutation, func, func_mutation, fix, partial, home", kv)
 		}
 		*fields[k] = f
 	}

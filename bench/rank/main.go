@@ -445,6 +445,15 @@ func (b *bench) diagnose(ctx context.Context, dir string, m proof.Mutant, flags 
 	if err := json.Unmarshal(data, &d); err != nil {
 		return fmt.Errorf("%s: %s: %v", m, out, err)
 	}
+	// Each fault's diagnosis is kept, to be read again (weights,
+	// evidence) without running anything.
+	keep := filepath.Join(b.work, "diagnoses", fmt.Sprintf("%s_%s_%d_%d.json", filepath.Base(dir), strings.ReplaceAll(m.File, "/", "_"), m.Line, m.Off))
+	if err := os.MkdirAll(filepath.Dir(keep), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(keep, data, 0o644); err != nil {
+		return err
+	}
 	p := placement{Best: len(d.Locations) + 1, Worst: max(total, len(d.Locations)), Total: max(total, len(d.Locations))}
 	for _, l := range d.Locations {
 		if l.File == m.File && l.Line == m.Line {
