@@ -142,7 +142,7 @@ type Weights struct {
 }
 
 // DefaultWeights are the weights used when Input.Weights is nil.
-var DefaultWeights = Weights{Spectrum: 1, Slice: 0.1, Stack: 0.5, Mutation: 0.5, Func: 0.3, FuncMutation: 0.25, Fix: 0.5, Partial: 0.5, Home: 0.5}
+var DefaultWeights = Weights{Spectrum: 1, Slice: 0.1, Stack: 0.5, Mutation: 0.5, Func: 0.3, FuncMutation: 0.25, Fix: 0.5, Partial: 0.1, Home: 0.5}
 
 // Evidence is why a line ranks where it does.
 type Evidence struct {
