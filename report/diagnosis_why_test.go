@@ -8,8 +8,9 @@ import (
 )
 
 // TestWhyMutants says a fix first, then a mutant that changed the
-// failing check alone, and neither for a mutant that also made another
-// case fail or broke a passing test.
+// failing check alone, then a partial fix (one that broke passing
+// tests), and none of them for a mutant that also made another case
+// fail.
 func TestWhyMutants(t *testing.T) {
 	alone := diagnosis.Mutant{Failing: 1, Changed: 1, Reports: 1, Lost: 1}
 	for _, c := range []struct {
@@ -22,6 +23,7 @@ func TestWhyMutants(t *testing.T) {
 		{"other case", diagnosis.Evidence{Mutants: 1, Changed: 1, MutantRuns: []diagnosis.Mutant{{Failing: 1, Changed: 1, Reports: 1, Lost: 1, Added: 1}}}, ""},
 		{"unchanged", diagnosis.Evidence{Mutants: 1, MutantRuns: []diagnosis.Mutant{{Failing: 1, Reports: 1}}}, ""},
 		{"broke", diagnosis.Evidence{Mutants: 1, Changed: 1, Broke: 1, MutantRuns: []diagnosis.Mutant{{Failing: 1, Changed: 1, Broke: 1, Reports: 1, Lost: 1}}}, ""},
+		{"partly, breaking passing tests", diagnosis.Evidence{Mutants: 1, Changed: 1, Broke: 1, Partial: 0.5, MutantRuns: []diagnosis.Mutant{{Failing: 1, Changed: 1, Passing: 2, Broke: 1, Reports: 1, Lost: 1}}}, "a mutant partly fixes it (0.50)"},
 	} {
 		got := DiagnosisWhy(c.ev)
 		if c.ev.Changed > 0 != strings.Contains(got, "broke passing tests") {
