@@ -48,12 +48,18 @@ type planKey struct {
 	na int      // how many are assigned
 }
 
-// plan returns the read plan of n in f with the operands assigned.
-func (p *program) plan(f *file, n ast.Node, assigned []ast.Expr) *readPlan {
+// keyOf is the key of expression n with the operands assigned.
+func keyOf(n ast.Node, assigned []ast.Expr) planKey {
 	k := planKey{n: n, na: len(assigned)}
 	if len(assigned) > 0 {
 		k.a = assigned[0]
 	}
+	return k
+}
+
+// plan returns the read plan of n in f with the operands assigned.
+func (p *program) plan(f *file, n ast.Node, assigned []ast.Expr) *readPlan {
+	k := keyOf(n, assigned)
 	if rp, ok := p.plans[k]; ok {
 		return rp
 	}

@@ -105,10 +105,7 @@ func (b *versioned) walk(n ast.Node, visit func(ast.Node) bool) {
 
 // idents is idents(n, assigned), found once per expression.
 func (b *versioned) idents(n ast.Node, assigned []ast.Expr) []*ast.Ident {
-	k := planKey{n: n, na: len(assigned)}
-	if len(assigned) > 0 {
-		k.a = assigned[0]
-	}
+	k := keyOf(n, assigned)
 	if ids, ok := b.identsOf[k]; ok {
 		return ids
 	}

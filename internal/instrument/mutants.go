@@ -252,6 +252,39 @@ func (m *mutator) mutate() {
 	ast.Inspect(m.file, visit)
 }
 
+// results are the types of a call's results (none for a conversion or
+// a builtin).
+func (m *mutator) results(call *ast.CallExpr) []types.Type {
+	if tv, ok := m.info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
+		return nil
+	}
+	switch t := m.info.TypeOf(call).(type) {
+	case nil:
+		return nil
+	case *types.Tuple:
+		out := make([]types.Type, t.Len())
+		for i := range out {
+			out[i] = t.At(i).Type()
+		}
+		return out
+	default:
+		return []types.Type{t}
+	}
+}
+
+// resultNames names the types of a call's results where the call is,
+// nil when one cannot be named there (or the call has none).
+func (m *mutator) resultNames(call *ast.CallExpr) []string {
+	results := m.results(call)
+	names := make([]string, len(results))
+	for i, t := range results {
+		if names[i] = m.typeName(t, call.Pos()); names[i] == "" {
+			return nil
+		}
+	}
+	return names
+}
+
 // zero makes a call's mutant that yields its results' zero values
 // instead of calling: a call computing the wrong value is a fault the
 // other operators cannot reach ("host := getHost(req)", "_, err :=
@@ -261,25 +294,12 @@ func (m *mutator) zero(call *ast.CallExpr) {
 	if !m.on(call) {
 		return
 	}
-	if tv, ok := m.info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
+	names := m.resultNames(call)
+	if len(names) == 0 {
 		return
-	}
-	var names []string
-	switch t := m.info.TypeOf(call).(type) {
-	case nil:
-		return
-	case *types.Tuple:
-		for i := 0; i < t.Len(); i++ {
-			names = append(names, m.typeName(t.At(i).Type(), call.Pos()))
-		}
-	default:
-		names = append(names, m.typeName(t, call.Pos()))
 	}
 	zeros := make([]string, len(names))
 	for i, n := range names {
-		if n == "" {
-			return
-		}
 		zeros[i] = "*new(" + n + ")"
 	}
 	results := strings.Join(names, ", ")

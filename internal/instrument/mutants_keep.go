@@ -47,15 +47,12 @@ func (m *mutator) keepBlank(a *ast.AssignStmt) {
 		return
 	}
 	results := m.results(call)
-	if len(results) != len(a.Lhs) {
+	names := m.resultNames(call)
+	if len(names) != len(a.Lhs) {
 		return
 	}
-	names := make([]string, len(results))
-	vars := make([]string, len(results))
-	for i, t := range results {
-		if names[i] = m.typeName(t, call.Pos()); names[i] == "" {
-			return
-		}
+	vars := make([]string, len(names))
+	for i := range vars {
 		vars[i] = fmt.Sprintf("_culpritR%d", i)
 	}
 	var keep strings.Builder
@@ -77,26 +74,6 @@ func (m *mutator) keepBlank(a *ast.AssignStmt) {
 	list := strings.Join(vars, ", ")
 	m.open(m.off(call.Pos()), fmt.Sprintf("func() (%s) { %s := ", strings.Join(names, ", "), list))
 	m.close(m.off(call.End()), fmt.Sprintf("; %s; return %s }()", keep.String(), list))
-}
-
-// results are the types of a call's results (none for a conversion or
-// a builtin).
-func (m *mutator) results(call *ast.CallExpr) []types.Type {
-	if tv, ok := m.info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
-		return nil
-	}
-	switch t := m.info.TypeOf(call).(type) {
-	case nil:
-		return nil
-	case *types.Tuple:
-		out := make([]types.Type, t.Len())
-		for i := range out {
-			out[i] = t.At(i).Type()
-		}
-		return out
-	default:
-		return []types.Type{t}
-	}
 }
 
 // keepers returns up to maxReplacements local variables, in scope at
