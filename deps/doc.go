@@ -57,8 +57,9 @@
 // reads and writes resolved to storage and to the definitions they see)
 // with two views on it, behind the interface view (view.go): the
 // summary view makes the graph above, a node per site; the versioned
-// view (Options.Versions, versions.go, versioned.go and budget.go) a
-// node per definition, for culprit flow, bounded by the trace's size.
+// view (Options.Versions, versions.go, versions_elems.go, versioned.go
+// and budget.go) a node per definition, for culprit flow, bounded by the
+// trace's size.
 // The core asks its view at each point where the two differ and holds
 // no state of either.
 //
