@@ -7,11 +7,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os/exec"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // testResult is a test's outcome and what it printed.
@@ -28,6 +32,34 @@ type testResult struct {
 	// message, parallel tests' output interleaved): a mutant's run is
 	// compared with it by outcome alone.
 	unstable bool
+	// words and reportWords are wordSet of output and of each report,
+	// kept on the original's results (withWords): every mutant's run
+	// is compared with them.
+	words       string
+	reportWords []string
+	hasWords    bool
+	// subtests are the names of its subtests at every level, sorted
+	// (parseVerbose).
+	subtests []string
+}
+
+// withWords keeps each result's word sets in res, the original's
+// results, which every mutant's run is compared with (without them a
+// diagnosis whose failing tests print much spent more time on them
+// than on running its mutants: gorilla/mux's 60 failing subtests).
+func withWords(res map[string]testResult) {
+	for name, r := range res {
+		r.words, r.reportWords, r.hasWords = wordSet(r.output), wordSets(r.reports), true
+		res[name] = r
+	}
+}
+
+// outputWords is wordSet of r's output.
+func outputWords(r testResult) string {
+	if r.hasWords {
+		return r.words
+	}
+	return wordSet(r.output)
 }
 
 var (
@@ -247,6 +279,14 @@ func parseVerbose(out string) map[string]testResult {
 		r.output = b.String()
 		res[name] = r
 	}
+	for _, name := range slices.Sorted(maps.Keys(res)) {
+		for i := strings.LastIndexByte(name, '/'); i > 0; i = strings.LastIndexByte(name[:i], '/') {
+			if r, ok := res[name[:i]]; ok {
+				r.subtests = append(r.subtests, name)
+				res[name[:i]] = r
+			}
+		}
+	}
 	return res
 }
 
@@ -288,7 +328,7 @@ func sameFailure(base, got map[string]testResult, t string) bool {
 			return at == gat
 		}
 	}
-	return wordSet(g.output) == wordSet(b.output)
+	return g.output == b.output || outputWords(g) == outputWords(b)
 }
 
 // normalizeOutput blanks what changes from run to run in a line of
@@ -321,6 +361,9 @@ func oneSpace(t string) string {
 
 // family returns test t and its subtests in res, in order.
 func family(res map[string]testResult, t string) []string {
+	if r, ok := res[t]; ok {
+		return append([]string{t}, r.subtests...)
+	}
 	names := make([]string, 0, 1)
 	for name := range res {
 		if name == t || strings.HasPrefix(name, t+"/") {
@@ -346,6 +389,19 @@ func reportsOf(res map[string]testResult, t string) (reports []string, crashed b
 	return reports, crashed
 }
 
+// reportWordsOf is reportsOf's reports as word sets (wordSet).
+func reportWordsOf(res map[string]testResult, t string) []string {
+	var words []string
+	for _, name := range family(res, t) {
+		if r := res[name]; r.hasWords {
+			words = append(words, r.reportWords...)
+		} else {
+			words = append(words, wordSets(r.reports)...)
+		}
+	}
+	return words
+}
+
 // compareOutcomes adds what a mutant's run changed to o.
 func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing, passing []string) {
 	for _, t := range failing {
@@ -356,8 +412,11 @@ func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing,
 		o.Failing++
 		g := got[t]
 		was, _ := reportsOf(base, t)
+		wasWords := reportWordsOf(base, t)
 		if len(was) == 0 {
-			was = []string{b.output} // an example's got and want, a bare failure: all it printed is its report
+			// An example's got and want, a bare failure: all it
+			// printed is its report.
+			was, wasWords = []string{b.output}, []string{outputWords(b)}
 		}
 		o.Reports += len(was)
 		now, crashed := reportsOf(got, t)
@@ -375,7 +434,10 @@ func compareOutcomes(o *MutantOutcome, base, got map[string]testResult, failing,
 			if len(now) == 0 {
 				now = []string{g.output}
 			}
-			lost, added = multisetDiff(wordSets(was), wordSets(now))
+			// The same reports have the same words; others may too.
+			if lost, added = multisetDiff(was, now); lost+added > 0 {
+				lost, added = multisetDiff(wasWords, wordSets(now))
+			}
 		}
 		o.Lost += lost
 		o.Added += max(0, added-lost)
@@ -417,18 +479,54 @@ func multisetDiff(a, b []string) (onlyA, onlyB int) {
 	return onlyA, onlyB
 }
 
-// wordRe matches a report's words: runs of letters, digits, '_' and
-// '.', and each other character but white space.
-var wordRe = regexp.MustCompile(`[\pL\pN_.]+|[^\s\pL\pN_.]`)
-
 // wordSet is a report's words in sorted order: two reports that list
 // the same things in another order (a map's keys or entries, printed
 // in Go's random iteration order) read alike, so that neither the
-// original's run nor a mutant's differs from itself run to run.
+// original's run nor a mutant's differs from itself run to run. A word
+// is a run of letters, digits, '_' and '.', or any other character but
+// ASCII white space (as the regular expression
+// `[\pL\pN_.]+|[^\s\pL\pN_.]` would find them, without its cost: the
+// words of every mutant's reports are read).
 func wordSet(r string) string {
-	w := wordRe.FindAllString(r, -1)
+	var w []string
+	for i := 0; i < len(r); {
+		c, n := rune(r[i]), 1
+		if c >= utf8.RuneSelf {
+			c, n = utf8.DecodeRuneInString(r[i:])
+		}
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r':
+			i += n
+		case wordRune(c):
+			j := i + n
+			for j < len(r) {
+				c, n := rune(r[j]), 1
+				if c >= utf8.RuneSelf {
+					c, n = utf8.DecodeRuneInString(r[j:])
+				}
+				if !wordRune(c) {
+					break
+				}
+				j += n
+			}
+			w = append(w, r[i:j])
+			i = j
+		default:
+			w = append(w, r[i:i+n])
+			i += n
+		}
+	}
 	sort.Strings(w)
 	return strings.Join(w, " ")
+}
+
+// wordRune reports whether c belongs in a word: a letter, a digit, '_'
+// or '.'.
+func wordRune(c rune) bool {
+	if c < utf8.RuneSelf {
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.'
+	}
+	return unicode.IsLetter(c) || unicode.IsNumber(c)
 }
 
 func wordSets(rs []string) []string {

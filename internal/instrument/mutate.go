@@ -285,6 +285,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 			markUnstable(pt.base, again, cfg.Failing[pkg])
 			pt.cpu[0] = max(pt.cpu[0], limitOf(cpu)) // the most of three runs
 		}
+		withWords(pt.base)
 	}
 	results := make([]MutantOutcome, len(sites))
 	ran := make([]bool, len(sites))
@@ -304,7 +305,10 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 					got[pkg], _, _ = runMutant(ctx, bins[pkg], dir, env, id, pt.failing, pt.alone, timeout, pt.cpu[0])
 					compareOutcomes(&first, pt.base, got[pkg], cfg.Failing[pkg], nil)
 				}
-				o := MutantOutcome{MutantSite: sites[i]}
+				// The passing tests (of other top-level tests than the
+				// failing ones) change no failing test's comparison.
+				o := first
+				o.MutantSite = sites[i]
 				for _, pkg := range tests {
 					pt := split[pkg]
 					passing := cfg.Passing[pkg]
@@ -315,7 +319,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 						more, _, _ := runMutant(ctx, bins[pkg], dir, env, id, pt.passing, false, timeout, pt.cpu[1])
 						maps.Copy(got[pkg], more)
 					}
-					compareOutcomes(&o, pt.base, got[pkg], cfg.Failing[pkg], passing)
+					compareOutcomes(&o, pt.base, got[pkg], nil, passing)
 				}
 				if ctx.Err() != nil {
 					continue // cut short: its tests' outcomes are not its own

@@ -2,7 +2,11 @@ package instrument
 
 import (
 	"fmt"
+	"maps"
+	"math/rand/v2"
+	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -129,6 +133,62 @@ func TestOutputFastPaths(t *testing.T) {
 		}
 		if got, want := strings.Contains(l, ".go:") && reportRe.MatchString(l), reportRe.MatchString(l); got != want {
 			t.Errorf("report %q: %v, want %v", l, got, want)
+		}
+	}
+}
+
+// TestWordSet checks wordSet against the regular expression it
+// stands for, on reports and on random strings of ASCII, letters and
+// digits of other scripts, white space of both kinds and invalid UTF-8.
+func TestWordSet(t *testing.T) {
+	re := regexp.MustCompile(`[\pL\pN_.]+|[^\s\pL\pN_.]`)
+	want := func(r string) string {
+		w := re.FindAllString(r, -1)
+		sort.Strings(w)
+		return strings.Join(w, " ")
+	}
+	cases := []string{
+		"", " ", "a", "x_test.go:12: got 3, want 4", "bad unused: []string{\"b\", \"a\"}",
+		"é ü ß 日本 ²½ ٣", "a\u00a0b\vc\u2028d", "\xff\xfe ok\xc3", "\ufffd\ufffd.x", "a.b_c-d+e",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "Z", "0", "_", ".", "-", " ", "\t", "\n", "\r", "\f", "\v", "\u00a0", "é", "日", "²", "\u0663", "\xff", "\xc3", "\ufffd", "{", "\"", "\u0301"}
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(20) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		cases = append(cases, b.String())
+	}
+	for _, c := range cases {
+		if got, want := wordSet(c), want(c); got != want {
+			t.Errorf("wordSet(%q) = %q, want %q", c, got, want)
+		}
+	}
+}
+
+// TestFamily checks the subtests parseVerbose indexes against the names
+// with the test's prefix, where other tests' names sort between them
+// ("TestA-b" between "TestA" and "TestA/x").
+func TestFamily(t *testing.T) {
+	var out strings.Builder
+	names := []string{"TestA", "TestA/x", "TestA-b", "TestA/x/1", "TestA/y", "TestAB", "TestA-b/z", "TestB"}
+	for _, n := range names {
+		fmt.Fprintf(&out, "=== RUN   %s\n", n)
+	}
+	for _, n := range slices.Backward(names) {
+		fmt.Fprintf(&out, "--- PASS: %s (0.00s)\n", n)
+	}
+	res := parseVerbose(out.String())
+	for _, n := range append(names, "TestMissing") {
+		want := []string{}
+		for _, m := range slices.Sorted(maps.Keys(res)) {
+			if m == n || strings.HasPrefix(m, n+"/") {
+				want = append(want, m)
+			}
+		}
+		if got := family(res, n); !slices.Equal(got, want) {
+			t.Errorf("family(%s) = %q, want %q", n, got, want)
 		}
 	}
 }
