@@ -137,8 +137,8 @@ func TestOutputFastPaths(t *testing.T) {
 	}
 }
 
-// TestWordSet checks wordSet against the regular expression it
-// stands for, on reports and on random strings of ASCII, letters and
+// TestWordSet checks wordSet and oneSpace against the regular
+// expressions they stand for, on reports and on random strings of ASCII, letters and
 // digits of other scripts, white space of both kinds and invalid UTF-8.
 func TestWordSet(t *testing.T) {
 	re := regexp.MustCompile(`[\pL\pN_.]+|[^\s\pL\pN_.]`)
@@ -149,7 +149,7 @@ func TestWordSet(t *testing.T) {
 	}
 	cases := []string{
 		"", " ", "a", "x_test.go:12: got 3, want 4", "bad unused: []string{\"b\", \"a\"}",
-		"é ü ß 日本 ²½ ٣", "a\u00a0b\vc\u2028d", "\xff\xfe ok\xc3", "\ufffd\ufffd.x", "a.b_c-d+e",
+		"é ü ß 日本 ²½ ٣", "a\u00a0b\vc\u2028d", "\xff\xfe ok\xc3", "a \u00a0\t b", "\xc2 \xa0", "\ufffd\ufffd.x", "a.b_c-d+e",
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []string{"a", "Z", "0", "_", ".", "-", " ", "\t", "\n", "\r", "\f", "\v", "\u00a0", "é", "日", "²", "\u0663", "\xff", "\xc3", "\ufffd", "{", "\"", "\u0301"}
@@ -163,6 +163,9 @@ func TestWordSet(t *testing.T) {
 	for _, c := range cases {
 		if got, want := wordSet(c), want(c); got != want {
 			t.Errorf("wordSet(%q) = %q, want %q", c, got, want)
+		}
+		if got, want := oneSpace(c), spaceRe.ReplaceAllString(c, " "); got != want {
+			t.Errorf("oneSpace(%q) = %q, want %q", c, got, want)
 		}
 	}
 }
