@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -246,6 +247,31 @@ func TestRunPattern(t *testing.T) {
 	} {
 		if got := runPattern(tt.tests, tt.alone); got != tt.want {
 			t.Errorf("runPattern(%q, %v) = %q, want %q", tt.tests, tt.alone, got, tt.want)
+		}
+	}
+}
+
+// TestRunEnv checks the mutants' environment: the cores shared among
+// the jobs, a GOMAXPROCS the user set kept, the caller's slice untouched.
+func TestRunEnv(t *testing.T) {
+	share := fmt.Sprintf("GOMAXPROCS=%d", max(1, runtime.NumCPU()/2))
+	for _, c := range []struct {
+		env  []string
+		jobs int
+		want []string
+	}{
+		{[]string{"A=1"}, 2, []string{"A=1", share}},
+		{[]string{"A=1"}, 1 << 20, []string{"A=1", "GOMAXPROCS=1"}},
+		{[]string{"GOMAXPROCS=3", "A=1"}, 2, []string{"GOMAXPROCS=3", "A=1"}},
+	} {
+		in := make([]string, len(c.env), len(c.env)+4)
+		copy(in, c.env)
+		got := runEnv(in, c.jobs)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("runEnv(%q, %d) = %q, want %q", c.env, c.jobs, got, c.want)
+		}
+		if !slices.Equal(in, c.env) || len(in[:cap(in)]) > len(c.env) && in[:len(c.env)+1][len(c.env)] != "" {
+			t.Errorf("runEnv(%q, %d) wrote into its argument's array", c.env, c.jobs)
 		}
 	}
 }
