@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -276,5 +277,29 @@ func TestMutateNotFailing(t *testing.T) {
 	}
 	if len(res.Mutants) != 0 || res.Skipped == 0 || len(res.Notes) == 0 || !strings.Contains(res.Notes[len(res.Notes)-1], "TestMiddle passed when run again") {
 		t.Errorf("%d mutants run, %d skipped, notes %q: want none run and a note", len(res.Mutants), res.Skipped, res.Notes)
+	}
+}
+
+// TestMutateManyCores gives Mutate a failing test that passes on one
+// core: the mutants' binaries, which share the cores among the jobs,
+// run as the tests did instead, and the mutants are run.
+func TestMutateManyCores(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("one core: the test cannot fail here")
+	}
+	dir, _ := filepath.Abs("testdata/mutate")
+	file := filepath.Join(dir, "mid.go")
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") })
+	res, err := Mutate(context.Background(), Mutation{Dir: dir, Env: env, Lines: map[string][]int{file: {9, 10}}, Order: []string{file},
+		Failing: map[string][]string{"example.com/mutate": {"TestManyCores"}}, Budget: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := 0
+	for _, m := range res.Mutants {
+		changed += m.Changed
+	}
+	if len(res.Mutants) == 0 || changed == 0 || slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "passed when run again") }) {
+		t.Errorf("%d mutants run, %d changed the failure, notes %q: want them run", len(res.Mutants), changed, res.Notes)
 	}
 }
