@@ -42,7 +42,7 @@ type siteVersions struct {
 var MaxVersions = 1 << 14
 
 func newVersioned(b *builder, budget int) *versioned {
-	return &versioned{builder: b, count: map[string]int{}, elems: map[string]map[string]int{}, inputs: map[string]int{}, sites: map[nodeKey]siteVersions{},
+	return &versioned{builder: b, count: map[string]int{}, elems: map[scopeKey]map[string]int{}, inputs: map[string]int{}, sites: map[nodeKey]siteVersions{},
 		budget: max(budget, 0), next: max(budget, 0), atPos: map[posKey]siteVersions{}}
 }
 

@@ -224,21 +224,21 @@ type instance struct {
 	lastPos token.Pos
 	lastEv  [2]int // tag and site of the latest event
 	wrote   map[int]bool
-	rets    map[token.Pos]int         // call position -> the callee's return-value node
-	cbs     map[token.Pos][]int       // call position -> return values of the callbacks made under the call (code that is not instrumented)
-	extra   []int                     // nodes it depends on as a whole (received, recovered values)
-	values  []namedValue              // the values written, by the write sites' names, in order
-	read    map[token.Pos]trace.Value // values read, by position of the read (versioned graphs)
-	rloc    map[token.Pos]loc         // storage read, by position of the read
-	ops     map[token.Pos]bool        // && and || operands evaluated, by position: their outcome
-	opNodes []operandNode             // && and || whose left operand let the right one run
-	opDone  map[token.Pos]bool        // && and || (by operator position) whose left outcome is known
-	wloc    map[token.Pos]loc         // storage written, by position of the written operand
-	calls   map[token.Pos]bool        // calls made (a call record), by end position: true when the callee was entered (instrumented)
-	refs    map[token.Pos]string      // types of the pointers, slices and maps read, by position of the read
-	callIDs map[token.Pos]int         // versioned graphs: the node made for a call into code that is not instrumented, by end position
-	yield   [][]int                   // a range over a function: what each argument of the iterator's yield call read, nil when not known
-	check   bool                      // it calls t.Error and friends in the test itself
+	rets    map[token.Pos]int    // call position -> the callee's return-value node
+	cbs     map[token.Pos][]int  // call position -> return values of the callbacks made under the call (code that is not instrumented)
+	extra   []int                // nodes it depends on as a whole (received, recovered values)
+	values  []namedValue         // the values written, by the write sites' names, in order
+	read    readValues           // values read, by position of the read (versioned graphs)
+	rloc    map[token.Pos]loc    // storage read, by position of the read
+	ops     map[token.Pos]bool   // && and || operands evaluated, by position: their outcome
+	opNodes []operandNode        // && and || whose left operand let the right one run
+	opDone  map[token.Pos]bool   // && and || (by operator position) whose left outcome is known
+	wloc    map[token.Pos]loc    // storage written, by position of the written operand
+	calls   map[token.Pos]bool   // calls made (a call record), by end position: true when the callee was entered (instrumented)
+	refs    map[token.Pos]string // types of the pointers, slices and maps read, by position of the read
+	callIDs map[token.Pos]int    // versioned graphs: the node made for a call into code that is not instrumented, by end position
+	yield   [][]int              // a range over a function: what each argument of the iterator's yield call read, nil when not known
+	check   bool                 // it calls t.Error and friends in the test itself
 	inTest  bool
 	decided bool
 	stepped bool // a step started it: only the next step (or a second write of one site) ends it

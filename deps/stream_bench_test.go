@@ -13,14 +13,20 @@ import (
 // directory $CULPRIT_BENCH_TRACE (a trace culprit slice left in
 // .culprit; $CULPRIT_BENCH_TEST names the test, else the failing one),
 // as culprit slice does: for profiling the engine on real runs.
-func BenchmarkBuildStream(b *testing.B) {
+func BenchmarkBuildStream(b *testing.B) { benchBuild(b, false) }
+
+// BenchmarkBuildStreamVersions builds the execution-level graph of the
+// same trace, as culprit flow does.
+func BenchmarkBuildStreamVersions(b *testing.B) { benchBuild(b, true) }
+
+func benchBuild(b *testing.B, versions bool) {
 	dir := os.Getenv("CULPRIT_BENCH_TRACE")
 	if dir == "" {
 		b.Skip("set CULPRIT_BENCH_TRACE to a trace directory")
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := BuildStream(dir, Options{Test: os.Getenv("CULPRIT_BENCH_TEST")})
+		r, err := BuildStream(dir, Options{Test: os.Getenv("CULPRIT_BENCH_TEST"), Versions: versions})
 		if err != nil {
 			b.Fatal(err)
 		}

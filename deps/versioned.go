@@ -16,11 +16,61 @@ import (
 
 func (b *versioned) sawRead(in *instance, pos token.Pos, e *trace.Event) {
 	if len(e.Values) > 0 {
-		if in.read == nil {
-			in.read = map[token.Pos]trace.Value{}
-		}
-		in.read[pos] = e.Values[0]
+		in.read.set(pos, e.Values[0])
 	}
+}
+
+// readValues are the values an instance read, by position: a few in a
+// slice (most statements read a handful), more in a map.
+type readValues struct {
+	few  []posValue
+	many map[token.Pos]trace.Value
+}
+
+type posValue struct {
+	pos token.Pos
+	v   trace.Value
+}
+
+// readsKept bounds the values kept in the slice.
+const readsKept = 16
+
+func (r *readValues) set(pos token.Pos, v trace.Value) {
+	if r.many != nil {
+		r.many[pos] = v
+		return
+	}
+	for i := range r.few {
+		if r.few[i].pos == pos {
+			r.few[i].v = v
+			return
+		}
+	}
+	if len(r.few) < readsKept {
+		if r.few == nil {
+			r.few = make([]posValue, 0, 2)
+		}
+		r.few = append(r.few, posValue{pos, v})
+		return
+	}
+	r.many = make(map[token.Pos]trace.Value, 2*readsKept)
+	for _, x := range r.few {
+		r.many[x.pos] = x.v
+	}
+	r.many[pos], r.few = v, nil
+}
+
+func (r *readValues) get(pos token.Pos) (trace.Value, bool) {
+	if r.many != nil {
+		v, ok := r.many[pos]
+		return v, ok
+	}
+	for _, x := range r.few {
+		if x.pos == pos {
+			return x.v, true
+		}
+	}
+	return trace.Value{}, false
 }
 
 func (b *versioned) argument(id int, f *file, arg ast.Expr) {

@@ -1,7 +1,6 @@
 package deps
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"sort"
@@ -31,11 +30,11 @@ import (
 // the memory is bounded by the budget and the program, not by the run.
 type versioned struct {
 	*builder
-	count  map[string]int            // Func + "\x00" + Var -> versions made so far
-	elems  map[string]map[string]int // variable scope -> element or field name -> its latest definition
-	inputs map[string]int            // element reads nothing defined, by name and collection version
-	sites  map[nodeKey]siteVersions  // per site and name: its versions
-	reused int                       // definitions given a site's latest version
+	count  map[string]int              // Func + "\x00" + Var -> versions made so far
+	elems  map[scopeKey]map[string]int // variable scope -> element or field name -> its latest definition
+	inputs map[string]int              // element reads nothing defined, by name and collection version
+	sites  map[nodeKey]siteVersions    // per site and name: its versions
+	reused int                         // definitions given a site's latest version
 	// The budget of nodes (0: none): positions and their versions,
 	// the cap on a position's versions once the nodes reached it (0:
 	// none yet), the node count at which the cap halves next, and the
@@ -50,6 +49,41 @@ type versioned struct {
 	// is walked once, not at each execution.
 	identsOf map[planKey][]*ast.Ident
 	steps    map[ast.Node][]walkStep // walk's steps, by expression
+	scratch  readScratch             // reads' sets, kept from one statement to the next
+}
+
+// readScratch holds the sets reads fills, emptied and used again at each
+// statement rather than made anew (busy: in use, by a reads that is
+// running).
+type readScratch struct {
+	seen       map[int]bool
+	isAssigned map[ast.Node]bool
+	claimed    map[*ast.Ident]bool
+	busy       bool
+}
+
+// take returns sc's sets, emptied, or new ones when sc is in use.
+func (sc *readScratch) take() *readScratch {
+	if sc.busy {
+		return &readScratch{seen: map[int]bool{}, isAssigned: map[ast.Node]bool{}, claimed: map[*ast.Ident]bool{}, busy: true}
+	}
+	if sc.seen == nil {
+		sc.seen, sc.isAssigned, sc.claimed = map[int]bool{}, map[ast.Node]bool{}, map[*ast.Ident]bool{}
+	}
+	clear(sc.seen)
+	clear(sc.isAssigned)
+	clear(sc.claimed)
+	sc.busy = true
+	return sc
+}
+
+// done releases sc; sets a large statement grew are let go, so that
+// emptying them does not cost every later statement their size.
+func (sc *readScratch) done() {
+	sc.busy = false
+	if len(sc.seen) > 256 || len(sc.isAssigned) > 256 || len(sc.claimed) > 256 {
+		sc.seen = nil
+	}
 }
 
 // A walkStep is a node of an expression callNodes looks at, in the
@@ -68,27 +102,7 @@ type walkStep struct {
 func (b *versioned) walk(n ast.Node, visit func(ast.Node) bool) {
 	steps, ok := b.steps[n]
 	if !ok {
-		var open []int // for each node entered, its step (-1: none)
-		ast.Inspect(n, func(m ast.Node) bool {
-			if m == nil {
-				if i := open[len(open)-1]; i >= 0 {
-					steps[i].skip = len(steps)
-				}
-				open = open[:len(open)-1]
-				return true
-			}
-			switch m.(type) {
-			case *ast.FuncLit:
-				steps = append(steps, walkStep{m, len(steps) + 1})
-				return false
-			case *ast.BasicLit, *ast.CallExpr, *ast.CompositeLit, *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
-				open = append(open, len(steps))
-				steps = append(steps, walkStep{n: m})
-			default:
-				open = append(open, -1)
-			}
-			return true
-		})
+		steps = walkSteps(n)
 		if b.steps == nil {
 			b.steps = map[ast.Node][]walkStep{}
 		}
@@ -101,6 +115,34 @@ func (b *versioned) walk(n ast.Node, visit func(ast.Node) bool) {
 			i = steps[i].skip
 		}
 	}
+}
+
+// walkSteps returns the steps of walk over n. (Apart from walk, so that
+// walk's own variables stay on its stack at every execution.)
+func walkSteps(n ast.Node) []walkStep {
+	var steps []walkStep
+	var open []int // for each node entered, its step (-1: none)
+	ast.Inspect(n, func(m ast.Node) bool {
+		if m == nil {
+			if i := open[len(open)-1]; i >= 0 {
+				steps[i].skip = len(steps)
+			}
+			open = open[:len(open)-1]
+			return true
+		}
+		switch m.(type) {
+		case *ast.FuncLit:
+			steps = append(steps, walkStep{m, len(steps) + 1})
+			return false
+		case *ast.BasicLit, *ast.CallExpr, *ast.CompositeLit, *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
+			open = append(open, len(steps))
+			steps = append(steps, walkStep{n: m})
+		default:
+			open = append(open, -1)
+		}
+		return true
+	})
+	return steps
 }
 
 // idents is idents(n, assigned), found once per expression.
@@ -117,18 +159,24 @@ func (b *versioned) idents(n ast.Node, assigned []ast.Expr) []*ast.Ident {
 	return ids
 }
 
+// A scopeKey names a variable as scope does.
+type scopeKey struct {
+	serial int    // the frame holding it, -1 for a package-level variable
+	root   string // its key in the frame, or "dir\x00name" at package level
+}
+
 // scope names the variable root as seen from fr: the frame (or package)
 // holding it, and its name.
-func (b *versioned) scope(fr *frame, root string) string {
+func (b *versioned) scope(fr *frame, root string) scopeKey {
 	for f := fr; f != nil; f = f.lex {
 		if f.fn.owns(root) {
 			// By the frame's serial, not its address: a frame's
 			// memory may be a later frame's once it is collected.
-			return strconv.Itoa(f.serial) + "\x00" + root
+			return scopeKey{f.serial, root}
 		}
 	}
 	name, _ := splitKey(root)
-	return fmt.Sprintf("%s\x00%s", fr.fn.file.path[:strings.LastIndexByte(fr.fn.file.path+"/", '/')], name)
+	return scopeKey{-1, fr.fn.file.path[:strings.LastIndexByte(fr.fn.file.path+"/", '/')] + "\x00" + name}
 }
 
 // elemName names the element an index expression denotes when its index
@@ -143,10 +191,10 @@ func (b *versioned) elemName(f *file, x *ast.IndexExpr, in *instance) (string, s
 	case *ast.BasicLit:
 		idx = i.Value
 	case *ast.Ident:
-		if in == nil || in.read == nil {
+		if in == nil {
 			return "", "", false
 		}
-		v, ok := in.read[i.Pos()]
+		v, ok := in.read.get(i.Pos())
 		if !ok || (v.Tag != trace.ValInt && v.Tag != trace.ValUint && v.Tag != trace.ValString) {
 			return "", "", false
 		}
@@ -198,14 +246,15 @@ func conversion(c *ast.CallExpr) bool {
 // element nodes for elements read by a known index or field.
 func (b *versioned) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
 	var out []int
-	seen := map[int]bool{}
+	sc := b.scratch.take()
+	defer sc.done()
+	seen, isAssigned, claimed := sc.seen, sc.isAssigned, sc.claimed
 	add := func(id int) {
 		if id >= 0 && !seen[id] {
 			seen[id] = true
 			out = append(out, id)
 		}
 	}
-	isAssigned := map[ast.Node]bool{}
 	for _, l := range assigned {
 		isAssigned[ast.Unparen(l)] = true
 	}
@@ -226,20 +275,17 @@ func (b *versioned) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instan
 		return ok
 	}
 	// defsOf returns the definitions of the identifiers in x not claimed.
-	claimed := map[*ast.Ident]bool{}
 	defsOf := func(x ast.Node, assigned []ast.Expr) []int {
 		var ids []int
 		for _, id := range b.idents(x, assigned) {
 			if claimed[id] {
 				continue
 			}
-			defs := b.lookup(fr, fr.fn.file.key(id))
-			var ds []int
-			for d := range defs {
-				ds = append(ds, d)
+			start := len(ids)
+			for d := range b.lookup(fr, fr.fn.file.key(id)) {
+				ids = append(ids, d)
 			}
-			sort.Ints(ds)
-			ids = append(ids, ds...)
+			sort.Ints(ids[start:])
 		}
 		return ids
 	}

@@ -42,8 +42,8 @@ func (b *versioned) elemRead(fr *frame, x *ast.IndexExpr, name, coll string, in 
 	for _, d := range base {
 		b.edge(d, id, Data)
 	}
-	if in != nil && in.read != nil {
-		if v, ok := in.read[x.Pos()]; ok && !b.collValue(v, base) {
+	if in != nil {
+		if v, ok := in.read.get(x.Pos()); ok && !b.collValue(v, base) {
 			b.value(id, v)
 		}
 	}
