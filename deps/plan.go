@@ -3,6 +3,7 @@ package deps
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -271,7 +272,7 @@ ids:
 					poss = append(poss, p)
 				}
 			}
-			sort.Slice(poss, func(i, j int) bool { return poss[i] < poss[j] })
+			slices.Sort(poss)
 			for _, p := range poss {
 				add(in.rets[p])
 			}
