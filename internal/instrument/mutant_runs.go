@@ -65,10 +65,6 @@ func outputWords(r testResult) string {
 var (
 	durationRe = regexp.MustCompile(`\(\d+\.\d+s\)`)
 	hexRe      = regexp.MustCompile(`0x[0-9a-f]{6,}|goroutine \d+`) // addresses, not a byte's value
-	// go-cmp's reports (cmp.Diff) choose between spaces and no-break
-	// spaces at random, run by run, so that nobody depends on their form:
-	// runs of white space compare as one space.
-	spaceRe = regexp.MustCompile(`[\s\x{00a0}]+`)
 	// A goroutine trace's frame, "pkg.f({0xc000012345, 0x4?}, ...)":
 	// its arguments are whatever the registers and stack held, marked
 	// "?" where the runtime is not sure, and differ from run to run
@@ -346,11 +342,13 @@ func normalizeOutput(t string) string {
 	return t
 }
 
-// oneSpace is spaceRe's replacement of each run of white space (ASCII's
-// and the no-break space) by one space, without the regular expression:
-// every line of every mutant's output passes here, and a test printing
-// text in other scripts (uniseg's) spent more time in it than in any
-// other part of reading the runs.
+// oneSpace replaces each run of white space (ASCII's and the no-break
+// space) by one space: go-cmp's reports (cmp.Diff) choose between spaces
+// and no-break spaces at random, run by run, so that nobody depends on
+// their form. Without a regular expression (`[\s\x{00a0}]+`, which the
+// tests check it against): every line of every mutant's output passes
+// here, and a test printing text in other scripts (uniseg's) spent more
+// time in it than in any other part of reading the runs.
 func oneSpace(t string) string {
 	i := 0
 	for ; i < len(t); i++ {

@@ -138,6 +138,9 @@ func TestOutputFastPaths(t *testing.T) {
 	}
 }
 
+// spaceRe is what oneSpace does, as a regular expression.
+var spaceRe = regexp.MustCompile(`[\s\x{00a0}]+`)
+
 // TestWordSet checks wordSet and oneSpace against the regular
 // expressions they stand for, on reports and on random strings of ASCII, letters and
 // digits of other scripts, white space of both kinds and invalid UTF-8.
