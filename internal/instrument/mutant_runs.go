@@ -43,14 +43,20 @@ type testResult struct {
 	subtests []string
 }
 
-// withWords keeps each result's word sets in res, the original's
-// results, which every mutant's run is compared with (without them a
-// diagnosis whose failing tests print much spent more time on them
-// than on running its mutants: gorilla/mux's 60 failing subtests).
-func withWords(res map[string]testResult) {
-	for name, r := range res {
-		r.words, r.reportWords, r.hasWords = wordSet(r.output), wordSets(r.reports), true
-		res[name] = r
+// withWords keeps the word sets of the failing tests' results (theirs
+// and their subtests') in res, the original's results, which every
+// mutant's run is compared with (without them a diagnosis whose failing
+// tests print much spent more time on them than on running its
+// mutants: gorilla/mux's 60 failing subtests). The passing tests'
+// results are compared by outcome only.
+func withWords(res map[string]testResult, failing []string) {
+	for _, t := range failing {
+		for _, name := range family(res, t) {
+			if r := res[name]; !r.hasWords {
+				r.words, r.reportWords, r.hasWords = wordSet(r.output), wordSets(r.reports), true
+				res[name] = r
+			}
+		}
 	}
 }
 

@@ -302,7 +302,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 			markUnstable(pt.base, again, cfg.Failing[pkg])
 			pt.cpu[0] = max(pt.cpu[0], limitOf(cpu)) // the most of three runs
 		}
-		withWords(pt.base)
+		withWords(pt.base, cfg.Failing[pkg])
 	}
 	results := make([]MutantOutcome, len(sites))
 	ran := make([]bool, len(sites))

@@ -273,7 +273,7 @@ func TestRunEnv(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("runEnv(%q, %d) = %q, want %q", c.env, c.jobs, got, c.want)
 		}
-		if !slices.Equal(in, c.env) || len(in[:cap(in)]) > len(c.env) && in[:len(c.env)+1][len(c.env)] != "" {
+		if spare := in[:len(c.env)+1][len(c.env)]; !slices.Equal(in, c.env) || spare != "" {
 			t.Errorf("runEnv(%q, %d) wrote into its argument's array", c.env, c.jobs)
 		}
 	}
