@@ -88,6 +88,7 @@ type Output struct {
 	Value     string   // the node's name
 	Values    []string // what it held
 	DependsOn []string // names of the inputs and constants it depends on: sorted, constants last
+	Consts    int      // how many of DependsOn, at its end, are constants
 	// Through names the variables, elements and fields it came through
 	// ("sum", "weights[2]"), nearest first.
 	Through []string
@@ -144,7 +145,8 @@ func FromRun(r *deps.Run, opt Options) (*Graph, error) {
 	st.walkCap = max(minWalk, maxWalks/max(1, len(outs)))
 	for _, o := range outs {
 		n := r.Nodes[o]
-		out := Output{Node: o, Value: st.name(n), Values: n.Values, DependsOn: st.dependsOn(o), Through: st.through(o)}
+		depends, consts := st.dependsOn(o)
+		out := Output{Node: o, Value: st.name(n), Values: n.Values, DependsOn: depends, Consts: consts, Through: st.through(o)}
 		if opt.Return == "" && opt.Var == "" {
 			if text, vals := st.outputName(n); text != out.Value {
 				out.Value = text
@@ -412,8 +414,8 @@ func elements(g *deps.Graph, ret int) []int {
 // the elements read that no instrumented code wrote (not their whole
 // collections), the inputs from the program's environment (the lines read
 // from standard input, its arguments) and the values nothing in the run
-// defined.
-func (s *streams) dependsOn(id int) []string {
+// defined; and how many of them, at the end, are constants.
+func (s *streams) dependsOn(id int) ([]string, int) {
 	g := s.g
 	seen := s.walk()
 	seen(id)
@@ -448,7 +450,7 @@ func (s *streams) dependsOn(id int) []string {
 	}
 	sort.Strings(out)
 	sort.Strings(consts)
-	return append(out, consts...)
+	return append(out, consts...), len(consts)
 }
 
 // foldDecisions removes decision nodes, connecting what each read to what

@@ -39,7 +39,11 @@ func FlowText(w io.Writer, g *flow.Graph, info SliceInfo) error {
 		if len(names) > maxThrough {
 			names = append(names[:maxThrough], fmt.Sprintf("(%d more)", len(names)-maxThrough))
 		}
-		b.WriteString(" <= " + strings.Join(append(names, o.DependsOn...), ", "))
+		consts := min(max(o.Consts, 0), len(o.DependsOn))
+		vars := o.DependsOn[:len(o.DependsOn)-consts]
+		names = append(names, bounded(foldVersions(vars), maxLeaves)...)
+		names = append(names, bounded(o.DependsOn[len(vars):], maxLeaves)...)
+		b.WriteString(" <= " + strings.Join(names, ", "))
 		b.WriteByte('\n')
 	}
 	if g.Reduced {
@@ -52,6 +56,92 @@ func FlowText(w io.Writer, g *flow.Graph, info SliceInfo) error {
 // maxThrough is how many of the variables and elements an output came
 // through the text format names (JSON has all).
 const maxThrough = 12
+
+// maxLeaves is how many of the values an output depends on the text
+// format names, and apart how many of its constants (JSON has all): on
+// real code an output can depend on thousands.
+const maxLeaves = 24
+
+// foldAt is how many versions of one variable among an output's leaves
+// the text format folds into one entry.
+const foldAt = 3
+
+// bounded keeps the first n of names and says how many more there are.
+func bounded(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(names[:n:n], fmt.Sprintf("(%d more)", len(names)-n))
+}
+
+// foldVersions folds the versions of a variable ("state@3", "state@17",
+// ...: the values a loop's iterations left, which nothing recorded
+// defining) into one entry where there are foldAt or more of them,
+// "state@3..537 (4 versions)", and likewise the elements of one
+// collection, "m[…] (12 elements)", each in the place of the first; the
+// other names stay as they are.
+func foldVersions(names []string) []string {
+	type group struct {
+		at     int // index in out
+		lo, hi int // versions
+		n      int
+	}
+	// key is a name's group: "base@" for a version, "base[" for an
+	// element, "" for neither.
+	key := func(n string) (string, int) {
+		if base, v, ok := version(n); ok {
+			return base + "@", v
+		}
+		if i := strings.IndexByte(n, '['); i > 0 && strings.HasSuffix(n, "]") {
+			return n[:i+1], 0
+		}
+		return "", 0
+	}
+	count := map[string]int{}
+	for _, n := range names {
+		if k, _ := key(n); k != "" {
+			count[k]++
+		}
+	}
+	groups := map[string]*group{}
+	var out []string
+	for _, n := range names {
+		k, v := key(n)
+		if k == "" || count[k] < foldAt {
+			out = append(out, n)
+			continue
+		}
+		g := groups[k]
+		if g == nil {
+			g = &group{at: len(out), lo: v, hi: v}
+			groups[k] = g
+			out = append(out, "")
+		}
+		g.lo, g.hi = min(g.lo, v), max(g.hi, v)
+		g.n++
+	}
+	for k, g := range groups {
+		if strings.HasSuffix(k, "@") {
+			out[g.at] = fmt.Sprintf("%s%d..%d (%d versions)", k, g.lo, g.hi, g.n)
+		} else {
+			out[g.at] = fmt.Sprintf("%s…] (%d elements)", k, g.n)
+		}
+	}
+	return out
+}
+
+// version splits "name@N" into name and N.
+func version(name string) (string, int, bool) {
+	i := strings.LastIndexByte(name, '@')
+	if i <= 0 || i == len(name)-1 {
+		return "", 0, false
+	}
+	v, err := strconv.Atoi(name[i+1:])
+	if err != nil || v < 0 || strconv.Itoa(v) != name[i+1:] {
+		return "", 0, false
+	}
+	return name[:i], v, true
+}
 
 // bigGraph is the number of nodes above which FlowDOT bounds dot's
 // layout passes.
