@@ -949,7 +949,9 @@ func (r *fileRewriter) headerWrites(fs *funcState, s ast.Stmt) {
 				r.usesRT = true
 				r.replace(r.offset(s.TokPos), r.offset(s.TokPos)+len(s.Tok.String()),
 					fmt.Sprintf("= %s.W(%s, %d, %s %s ", rtName, tName, site, id.Name, op))
-				r.wrap(rhs, 1000, "(", "))")
+				// Outermost: the reads of v (b.f, a[i]) wrap its parts
+				// from the same places, inside the parentheses.
+				r.wrap(rhs, -1000, "(", "))")
 				continue
 			}
 			site := r.varSite(trace.KindWrite, l.Pos(), l.End(), fs.name, id.Name, v)

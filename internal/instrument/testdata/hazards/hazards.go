@@ -368,6 +368,30 @@ func Headers(n int) string {
 	return fmt.Sprint(out)
 }
 
+// Steps advances loops by fields, elements, calls and dereferences read
+// in their post statements (i op= e, recorded as i = W(i op (e)) with e's
+// own reads inside the parentheses).
+func Steps(b *box) string {
+	out := 0
+	for i := 0; i < 10; i += b.arr[1] {
+		out++
+	}
+	for i := 0; i < 10; i += b.in.y {
+		out++
+	}
+	for i := 0; i < 10; i += len(b.xs) + b.arr[0] {
+		out++
+	}
+	step := &b.arr[2]
+	for i := 0; i < 10; i += *step {
+		out++
+	}
+	for i := 10; i > 0; i -= b.in.sum() {
+		out++
+	}
+	return fmt.Sprint(out)
+}
+
 // Calls defers and starts named functions and method values.
 func Calls() (s string) {
 	b := &box{}
