@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -138,6 +139,35 @@ func TestPlanAlone(t *testing.T) {
 		p := planMutants(mutationFlags{funcs: 1, passing: 20}, first, g, s, times)
 		if p.alone["p"] != tt.alone {
 			t.Errorf("top %gs, failing subtest %gs: alone %v, want %v", tt.top, tt.bad, p.alone["p"], tt.alone)
+		}
+	}
+	// Whatever the times say (a table of parallel subtests reports
+	// its top-level test as taking nothing), a failing case among
+	// aloneCount subtests or more, a quarter of them or fewer, runs
+	// alone.
+	for _, tt := range []struct {
+		cases, failing int
+		alone          bool
+	}{
+		{aloneCount, 1, true},
+		{aloneCount - 2, 1, false},  // a small table runs whole
+		{aloneCount + 8, 12, false}, // over a quarter of it fails
+	} {
+		var b spectrum.Builder
+		var g diagnosis.Group
+		for i := range tt.cases {
+			name := fmt.Sprintf("TestTable/c%d", i)
+			out := spectrum.Pass
+			if i < tt.failing {
+				out = spectrum.Fail
+				g.Failures = append(g.Failures, diagnosis.Failure{Package: "p", Test: name})
+			}
+			b.Add(spectrum.Run{Package: "p", Name: name, Outcome: out}, ev)
+		}
+		times := map[string]float64{"p\x00TestTable": 0}
+		p := planMutants(mutationFlags{funcs: 1, passing: 20}, first, g, b.Spectra(), times)
+		if p.alone["p"] != tt.alone {
+			t.Errorf("%d cases, %d failing, no time: alone %v, want %v", tt.cases, tt.failing, p.alone["p"], tt.alone)
 		}
 	}
 }

@@ -232,9 +232,12 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	// change), so its passing tests' outcomes would change no score.
 	type parts struct {
 		failing, passing []string // the tests each part runs
-		alone            bool     // the failing tests without their top-level tests' other subtests
-		base             map[string]testResult
-		cpu              [2]time.Duration // each part's CPU limit
+		// alone: the failing tests without their top-level tests' other
+		// subtests, the passing ones of those among them (run by name,
+		// as the top-level tests no longer run whole).
+		alone bool
+		base  map[string]testResult
+		cpu   [2]time.Duration // each part's CPU limit
 	}
 	split := map[string]*parts{}
 	var t0 time.Time
@@ -242,10 +245,13 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 		t0, failed = time.Now(), true
 		for _, pkg := range tests {
 			pt := &parts{failing: cfg.Failing[pkg], passing: otherTops(cfg.Passing[pkg], cfg.Failing[pkg]), alone: cfg.Alone[pkg]}
+			if pt.alone {
+				pt.failing = append(slices.Clip(pt.failing), siblings(cfg.Passing[pkg], cfg.Failing[pkg])...)
+			}
 			split[pkg] = pt
 			out, cpu, _ := runMutant(ctx, bins[pkg], dir, renv, 0, pt.failing, pt.alone, time.Until(deadline), 0)
 			pt.base, pt.cpu[0] = out, limitOf(cpu)
-			for _, t := range pt.failing {
+			for _, t := range cfg.Failing[pkg] {
 				failed = failed && out[t].outcome == "fail"
 			}
 			if len(pt.passing) > 0 {
@@ -430,6 +436,22 @@ func otherTops(passing, failing []string) []string {
 	var out []string
 	for _, t := range passing {
 		if top, _, _ := strings.Cut(t, "/"); !tops[top] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// siblings are the tests of passing that are subtests of the failing
+// tests' top-level tests: otherTops's complement.
+func siblings(passing, failing []string) []string {
+	other := map[string]bool{}
+	for _, t := range otherTops(passing, failing) {
+		other[t] = true
+	}
+	var out []string
+	for _, t := range passing {
+		if !other[t] {
 			out = append(out, t)
 		}
 	}

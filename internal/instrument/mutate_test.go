@@ -283,6 +283,36 @@ func TestMutateNotFailing(t *testing.T) {
 // TestMutateManyCores gives Mutate a failing test that passes on one
 // core: the mutants' binaries, which share the cores among the jobs,
 // run as the tests did instead, and the mutants are run.
+// TestMutateAlone runs a failing subtest without its siblings (Alone):
+// the passing siblings among the passing tests run by name beside it, and
+// count, as they would where the top-level test runs whole.
+func TestMutateAlone(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/mutate")
+	file := filepath.Join(dir, "mid.go")
+	const pkg = "example.com/mutate"
+	for _, alone := range []bool{false, true} {
+		res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: {9, 10}}, Order: []string{file},
+			Failing: map[string][]string{pkg: {"TestTable/bad"}}, Passing: map[string][]string{pkg: {"TestTable/low", "TestTable/high", "TestMiddle"}},
+			Alone: map[string]bool{pkg: alone}, Budget: 5 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := 0
+		for _, m := range res.Mutants {
+			if m.Changed == 0 {
+				continue
+			}
+			changed++
+			if m.Failing != 1 || m.Passing != 3 {
+				t.Errorf("alone %v: mutant %s at %d: %d failing and %d passing tests run, want 1 and 3", alone, m.Operator, m.Line, m.Failing, m.Passing)
+			}
+		}
+		if changed == 0 {
+			t.Errorf("alone %v: no mutant changed the failure: %+v", alone, res.Mutants)
+		}
+	}
+}
+
 func TestMutateManyCores(t *testing.T) {
 	if runtime.NumCPU() < 2 {
 		t.Skip("one core: the test cannot fail here")
