@@ -269,16 +269,29 @@ func planFuncs(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group, s
 
 // manySubtests reports whether the top-level tests of the failing
 // tests of package pkg ran aloneCount subtests or more in s, and four
-// times as many as failing.
+// times as many as failing: subtests that have none of their own, so
+// that a case's levels ("TestX/case/sub") count once.
 func manySubtests(s *spectrum.Spectra, pkg string, failing []string) bool {
 	tops := map[string]bool{}
 	for _, t := range failing {
 		top, _, _ := strings.Cut(t, "/")
 		tops[top] = true
 	}
-	n := 0
+	leaves := map[string]bool{}
 	for _, r := range s.Runs {
 		if top, _, sub := strings.Cut(r.Name, "/"); sub && r.Package == pkg && tops[top] {
+			if _, ok := leaves[r.Name]; !ok {
+				leaves[r.Name] = true
+			}
+			for p := r.Name; strings.Contains(p, "/"); {
+				p = p[:strings.LastIndexByte(p, '/')]
+				leaves[p] = false // a parent
+			}
+		}
+	}
+	n := 0
+	for _, leaf := range leaves {
+		if leaf {
 			n++
 		}
 	}

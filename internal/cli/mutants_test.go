@@ -152,6 +152,7 @@ func TestPlanAlone(t *testing.T) {
 		{aloneCount, 1, true},
 		{aloneCount - 2, 1, false},  // a small table runs whole
 		{aloneCount + 8, 12, false}, // over a quarter of it fails
+		{aloneCount / 2, 1, false},  // cases of two levels count once
 	} {
 		var b spectrum.Builder
 		var g diagnosis.Group
@@ -160,6 +161,12 @@ func TestPlanAlone(t *testing.T) {
 			out := spectrum.Pass
 			if i < tt.failing {
 				out = spectrum.Fail
+			}
+			if tt.cases < aloneCount {
+				b.Add(spectrum.Run{Package: "p", Name: name, Outcome: out}, ev)
+				name += "/value"
+			}
+			if out == spectrum.Fail {
 				g.Failures = append(g.Failures, diagnosis.Failure{Package: "p", Test: name})
 			}
 			b.Add(spectrum.Run{Package: "p", Name: name, Outcome: out}, ev)
