@@ -196,6 +196,18 @@ func (h *harness) runModule(ctx context.Context, m entry) *result {
 // packageTest is the key of a package's own outcome (a failing package).
 const packageTest = "(package)"
 
+// reruns is how many times a test that ended otherwise instrumented
+// runs again alone before it counts as a divergence. A test whose
+// outcome depends on how long the code between two clock reads takes
+// fails under instrumentation in some runs only: uuid's TestVersion6
+// reads two version 6 UUIDs' times back with the version's four bits
+// over bits 12 to 15 of the timestamp (100 ns units), so two calls
+// that straddle a multiple of 409.6 µs can read as "time reversed",
+// which the instrumented run's slowness between them makes likely (it
+// failed twice in a row in CI's small proof). A real divergence fails
+// every time.
+const reruns = 5
+
 // rerunLimit bounds the reruns of one test alone.
 const rerunLimit = 3 * time.Minute
 
@@ -205,10 +217,10 @@ const rerunLimit = 3 * time.Minute
 const maxMissing = 10
 
 // rerun runs test k alone, instrumented with events (0: plain), up to
-// twice, and reports whether it then ended as it did plain: a test whose
-// outcome depends on timing (a clock read twice, a goroutine an earlier
-// test left running, a 10 ms TTL) is reported as flaky, not as a
-// divergence.
+// reruns times, and reports whether it then ended as it did plain: a
+// test whose outcome depends on timing (a clock read twice, a goroutine
+// an earlier test left running, a 10 ms TTL) is reported as flaky, not
+// as a divergence.
 func (h *harness) rerun(ctx context.Context, dir string, k testKey, events trace.EventSet, want string, flags []string) bool {
 	var pat []string
 	for _, part := range strings.Split(k.Test, "/") {
@@ -218,7 +230,7 @@ func (h *harness) rerun(ctx context.Context, dir string, k testKey, events trace
 	// for as long as a whole suite.
 	ctx, cancel := context.WithTimeout(ctx, min(h.timeout, rerunLimit))
 	defer cancel()
-	for i := 0; i < 2; i++ {
+	for i := 0; i < reruns; i++ {
 		r, err := h.goTest(ctx, dir, []string{k.Package}, events, append([]string{"-run", strings.Join(pat, "/")}, append(flags, "-timeout", (rerunLimit-time.Minute).String())...)...)
 		if err != nil {
 			return false
