@@ -170,6 +170,10 @@ func (h *harness) runModule(ctx context.Context, m entry) *result {
 						continue
 					}
 				}
+				if why, ok := timing[m.Path][k.Test]; ok && k.Test != packageTest {
+					res.Flaky = append(res.Flaky, what+" (timing: "+why+")")
+					continue
+				}
 				same = false
 				res.Diverged = append(res.Diverged, what)
 			}
@@ -197,16 +201,20 @@ func (h *harness) runModule(ctx context.Context, m entry) *result {
 const packageTest = "(package)"
 
 // reruns is how many times a test that ended otherwise instrumented
-// runs again alone before it counts as a divergence. A test whose
-// outcome depends on how long the code between two clock reads takes
-// fails under instrumentation in some runs only: uuid's TestVersion6
-// reads two version 6 UUIDs' times back with the version's four bits
-// over bits 12 to 15 of the timestamp (100 ns units), so two calls
-// that straddle a multiple of 409.6 µs can read as "time reversed",
-// which the instrumented run's slowness between them makes likely (it
-// failed twice in a row in CI's small proof). A real divergence fails
-// every time.
-const reruns = 5
+// runs again alone before it counts as a divergence.
+const reruns = 2
+
+// timing names, by module, tests whose outcome depends on how long the
+// code between two clock reads takes, with why: instrumented, such a
+// test fails in most runs however often it runs again, and is reported
+// as flaky with the reason, not as a divergence.
+var timing = map[string]map[string]string{
+	"github.com/google/uuid": {
+		// Failed in 6 of 8 runs alone under -events all, and twice in
+		// a row in CI's small proof; plain, none of 30.
+		"TestVersion6": "reads two version 6 UUIDs' times back with the version's four bits over bits 12 to 15 of the timestamp (100 ns units): two calls that straddle a multiple of 409.6 µs read as \"time reversed\", which the instrumented code's slowness between them makes likely",
+	},
+}
 
 // rerunLimit bounds the reruns of one test alone.
 const rerunLimit = 3 * time.Minute
