@@ -41,7 +41,7 @@ func FlowText(w io.Writer, g *flow.Graph, info SliceInfo) error {
 		}
 		consts := min(max(o.Consts, 0), len(o.DependsOn))
 		vars := o.DependsOn[:len(o.DependsOn)-consts]
-		names = append(names, bounded(foldVersions(vars), maxLeaves)...)
+		names = append(names, bounded(fold(vars), maxLeaves)...)
 		names = append(names, bounded(o.DependsOn[len(vars):], maxLeaves)...)
 		b.WriteString(" <= " + strings.Join(names, ", "))
 		b.WriteByte('\n')
@@ -62,8 +62,9 @@ const maxThrough = 12
 // real code an output can depend on thousands.
 const maxLeaves = 24
 
-// foldAt is how many versions of one variable among an output's leaves
-// the text format folds into one entry.
+// foldAt is how many versions of one variable, or elements of one
+// collection, among an output's leaves the text format folds into one
+// entry.
 const foldAt = 3
 
 // bounded keeps the first n of names and says how many more there are.
@@ -74,13 +75,13 @@ func bounded(names []string, n int) []string {
 	return append(names[:n:n], fmt.Sprintf("(%d more)", len(names)-n))
 }
 
-// foldVersions folds the versions of a variable ("state@3", "state@17",
+// fold folds the versions of a variable ("state@3", "state@17",
 // ...: the values a loop's iterations left, which nothing recorded
 // defining) into one entry where there are foldAt or more of them,
 // "state@3..537 (4 versions)", and likewise the elements of one
 // collection, "m[…] (12 elements)", each in the place of the first; the
 // other names stay as they are.
-func foldVersions(names []string) []string {
+func fold(names []string) []string {
 	type group struct {
 		at     int // index in out
 		lo, hi int // versions

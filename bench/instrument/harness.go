@@ -170,7 +170,7 @@ func (h *harness) runModule(ctx context.Context, m entry) *result {
 						continue
 					}
 				}
-				if why, ok := timing[m.Path][k.Test]; ok && k.Test != packageTest {
+				if why, ok := timing[m.Path][k.Test]; ok {
 					res.Flaky = append(res.Flaky, what+" (timing: "+why+")")
 					continue
 				}
