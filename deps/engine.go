@@ -231,6 +231,11 @@ func replayOne(tr *trace.Trace, proc *trace.Process, test *trace.Test, opt Optio
 	return runs[0], nil
 }
 
+// budgetNote says what a trace that reached its event budget lost.
+func budgetNote(n uint64) string {
+	return fmt.Sprintf("the run reached its budget of %d recorded events: from then on each site recorded its first 100 events, then those numbered by powers of two, so dependencies through the events left out are missing (-calls -1 records every event)", n)
+}
+
 // replay builds the graphs of tests of proc, one each, from one pass
 // over proc's events, which each calls back with in order: each graph's
 // builder replays the events of its test, of the test's parents and of
@@ -260,6 +265,9 @@ func replayEach(tr *trace.Trace, prog *program, proc *trace.Process, tests []*tr
 		}
 		if opt.Segments {
 			b.seg = segmenter{on: true, seen: map[int]int{}, conds: map[*unit]int{}, sites: prog.sites}
+		}
+		if proc.Budget > 0 {
+			b.note(budgetNote(proc.Budget))
 		}
 		builders[i] = b
 		in := map[int]bool{0: true}

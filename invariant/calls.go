@@ -136,6 +136,7 @@ func Load(dir string, opt CollectOptions) (*Calls, error) {
 			return nil, fmt.Errorf("read trace: %w", err)
 		}
 		pc.finish(p)
+		c.budget = max(c.budget, p.Budget)
 	}
 	return c.calls(), nil
 }
@@ -152,6 +153,7 @@ func Collect(tr *trace.Trace, opt CollectOptions) (*Calls, error) {
 			pc.event(e)
 		}
 		pc.finish(p)
+		c.budget = max(c.budget, p.Budget)
 	}
 	return c.calls(), nil
 }
@@ -165,6 +167,7 @@ type collector struct {
 	siteNames map[int]string // call sites' positions, by site
 	panicked  int
 	unpaired  int
+	budget    uint64 // the largest event budget a process's trace reached
 }
 
 func newCollector(sites *trace.Sites, opt CollectOptions) (*collector, error) {
@@ -380,6 +383,9 @@ func (c *collector) calls() *Calls {
 	}
 	if c.unpaired > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%d function exits without an entry", c.unpaired))
+	}
+	if c.budget > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("the run reached its budget of %d recorded events: from then on each function recorded its first 100 calls, then those numbered by powers of two (-calls -1 records every call)", c.budget))
 	}
 	return out
 }

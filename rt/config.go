@@ -10,6 +10,7 @@ var (
 	samplePerTest        = false // each test starts sampling afresh (restartSampling)
 	sampleTest           = ""    // with samplePerTest, only this test does ("": every test)
 	onlyRelated          = false // with sampleTest, other tests record no stream events (related)
+	eventBudget   uint64 = 0     // events recorded before every site's limit falls to afterBudget; 0: no budget
 )
 
 // raceMode makes counters atomic: the program runs under -race.

@@ -1,7 +1,10 @@
 package rt
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -34,6 +37,75 @@ func TestSample(t *testing.T) {
 		traceDir, callLimit, calls, nums = saveDir, saveLimit, saveCalls, saveNums
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("limit %d: recorded events %v, want %v", tt.limit, got, tt.want)
+		}
+	}
+}
+
+// TestSampleBudget checks the trace's budget: once eventBudget events
+// are recorded, every site's limit falls to afterBudget, and the process
+// writes its budget file once; restartSampling starts the count afresh.
+func TestSampleBudget(t *testing.T) {
+	saveDir, saveLimit, saveBudget, saveCalls, saveNums, saveModule := traceDir, callLimit, eventBudget, calls, nums, module
+	defer func() {
+		traceDir, callLimit, eventBudget, calls, nums, module = saveDir, saveLimit, saveBudget, saveCalls, saveNums, saveModule
+		recorded.Store(0)
+	}()
+	dir := t.TempDir()
+	traceDir, callLimit, eventBudget, module = dir, 1000, 150, "example.com/m/p"
+	calls, nums = make([]uint32, 3), make([]uint64, 3)
+	recorded.Store(0)
+	budgetFile := filepath.Join(dir, "budget-example.com_m_p-"+strconv.Itoa(os.Getpid()))
+	// Site 1 records 120 events, all within its limit and the budget.
+	for i := 1; i <= 120; i++ {
+		if !sample(1) {
+			t.Fatalf("site 1, event %d: not recorded under the budget", i)
+		}
+	}
+	if _, err := os.Stat(budgetFile); err == nil {
+		t.Fatal("budget file written before the budget was reached")
+	}
+	// Site 2: its first 30 events reach the budget (150); from then on
+	// its limit is afterBudget (100).
+	var got []int
+	for i := 1; i <= 600; i++ {
+		if sample(2) {
+			got = append(got, i)
+		}
+	}
+	var want []int
+	for i := 1; i <= afterBudget; i++ {
+		want = append(want, i)
+	}
+	want = append(want, 128, 256, 512)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("site 2 past the budget recorded %v, want %v", got, want)
+	}
+	// Site 1, past its 100 events already: powers of two only, after
+	// the event its last record planned for under the old limit (121).
+	got = nil
+	for i := 121; i <= 300; i++ {
+		if sample(1) {
+			got = append(got, i)
+		}
+	}
+	if want := []int{121, 128, 256}; !reflect.DeepEqual(got, want) {
+		t.Errorf("site 1 past the budget recorded %v, want %v", got, want)
+	}
+	data, err := os.ReadFile(budgetFile)
+	if err != nil {
+		t.Fatalf("no budget file: %v", err)
+	}
+	if string(data) != "150\n" {
+		t.Errorf("budget file holds %q, want the budget", data)
+	}
+	// A restart (samplePerTest) counts the events afresh.
+	saveSPT := samplePerTest
+	defer func() { samplePerTest = saveSPT }()
+	samplePerTest = true
+	restartSampling("TestX")
+	for i := 1; i <= 140; i++ {
+		if !sample(2) {
+			t.Fatalf("after a restart, site 2's event %d not recorded", i)
 		}
 	}
 }

@@ -202,6 +202,12 @@ const (
 	SitesFile    = "sites"
 	EventsPrefix = "events-"
 	OnlyFile     = "only"
+	// BudgetPrefix names, with an events file's suffix, the file a
+	// process writes when its trace reached its event budget (the
+	// budget, in decimal, on one line): every site recorded at most its
+	// first 100 events from then on, then those numbered by powers of
+	// two (Process.Budget).
+	BudgetPrefix = "budget-"
 )
 
 // MaxString is the number of bytes of a string value a trace keeps.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -34,6 +35,10 @@ type Process struct {
 	Events    []Event // stream records in order, unless read with a callback
 	Exit      int     // exit status, -1 when not known
 	Truncated bool    // the file ended without an end record
+	// Budget is the event budget the process's trace reached (its
+	// BudgetPrefix file), after which it sampled harder; 0 when it
+	// reached none.
+	Budget uint64
 }
 
 // Test returns the test with the given ID, or nil.
@@ -158,7 +163,33 @@ func (d *Dir) read(name string, mode readMode, onEvent func(*Event) error) (*Pro
 		split(&p.Events[i])
 	}
 	p.File = name
+	p.Budget, err = readBudget(name)
+	if err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// readBudget reads the budget file beside the events file name: the
+// event budget its process reached, 0 when there is none.
+func readBudget(name string) (uint64, error) {
+	base := filepath.Base(name)
+	if !strings.HasPrefix(base, EventsPrefix) {
+		return 0, nil
+	}
+	path := filepath.Join(filepath.Dir(name), BudgetPrefix+strings.TrimPrefix(base, EventsPrefix))
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: not an event budget: %w", path, err)
+	}
+	return n, nil
 }
 
 // Open reads a trace directory, collecting all events in memory.

@@ -52,6 +52,13 @@ type Config struct {
 	Env        []string // nil is os.Environ()
 	KeepWork   bool     // keep the temporary directory (for debugging)
 	CallLimit  int      // events of one site recorded in full (0: DefaultCallLimit, < 0: no limit)
+	// EventBudget bounds the trace: once a test binary has recorded
+	// this many stream events (since the sampled test started, with
+	// SamplePerTest), each site records its first 100 events and then
+	// those numbered by powers of two, and the process leaves a budget
+	// file (trace.BudgetPrefix). 0: DefaultEventBudget; < 0, or a
+	// CallLimit < 0: no budget.
+	EventBudget int
 	// SamplePerTest starts each test's sampling afresh: the first
 	// CallLimit events of every site are recorded in every test, not
 	// only in the test binary's first tests.
@@ -171,6 +178,15 @@ func (l *Loaded) pick(dir string, tags, patterns []string) ([]*packages.Package,
 // DefaultCallLimit is how many calls of one function a test binary records
 // before sampling the rest (the calls numbered by powers of two).
 const DefaultCallLimit = 10000
+
+// DefaultEventBudget is how many stream events a test binary records
+// before every site samples harder (Config.EventBudget): 2^25, above
+// the largest trace of the instrumentation corpus's sliced tests
+// (yaml.v3's Test, 29.6M events, whose graph takes some 20 s), below
+// what a compressor's test records at 10,000 events a site (brotli's
+// TestIssue22: 109M events, a 1 GB trace, its graph and flow out of
+// time and memory).
+const DefaultEventBudget = 1 << 25
 
 // Result describes a run.
 type Result struct {
@@ -636,7 +652,14 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	case limit < 0:
 		limit = 0
 	}
-	rtDir, err := writeRT(work, res.TraceDir, len(sites.sites), limit, cfg.SamplePerTest, cfg.SampleTest, cfg.OnlyRelated && cfg.SampleTest != "", race)
+	budget := cfg.EventBudget
+	switch {
+	case limit == 0 || budget < 0:
+		budget = 0
+	case budget == 0:
+		budget = DefaultEventBudget
+	}
+	rtDir, err := writeRT(work, res.TraceDir, len(sites.sites), limit, budget, cfg.SamplePerTest, cfg.SampleTest, cfg.OnlyRelated && cfg.SampleTest != "", race)
 	if err != nil {
 		return nil, err
 	}
@@ -795,7 +818,8 @@ func prepareTraceDir(dir string, ignore bool) error {
 	probe.Close()
 	os.Remove(probe.Name())
 	old, _ := filepath.Glob(filepath.Join(dir, trace.EventsPrefix+"*"))
-	for _, f := range old {
+	budgets, _ := filepath.Glob(filepath.Join(dir, trace.BudgetPrefix+"*"))
+	for _, f := range append(old, budgets...) {
 		if err := os.Remove(f); err != nil {
 			return fmt.Errorf("trace directory: %w", err)
 		}
@@ -818,7 +842,7 @@ func writeFile(path string, data []byte) error {
 // user's cache directory, so that runs instrumenting the same code build
 // the same runtime package at the same path and the go command's build
 // cache serves them (work is used when there is no cache directory).
-func writeRT(work, traceDir string, nsites, callLimit int, perTest bool, test string, only, race bool) (string, error) {
+func writeRT(work, traceDir string, nsites, callLimit, budget int, perTest bool, test string, only, race bool) (string, error) {
 	files := map[string][]byte{}
 	entries, err := fs.ReadDir(rt.Source, ".")
 	if err != nil {
@@ -839,7 +863,7 @@ func writeRT(work, traceDir string, nsites, callLimit int, perTest bool, test st
 	if race {
 		ctr = "uint32"
 	}
-	files["config.go"] = []byte(fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n\tsampleTest = %q\n\tonlyRelated = %v\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, perTest, test, only, race, ctr))
+	files["config.go"] = []byte(fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n\tsampleTest = %q\n\tonlyRelated = %v\n\teventBudget uint64 = %d\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, perTest, test, only, budget, race, ctr))
 	files["go.mod"] = []byte("module " + rtPath + "\n\ngo 1.18\n")
 	return stableDir(work, "rt", files)
 }

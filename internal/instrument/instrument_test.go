@@ -577,6 +577,44 @@ func TestSamplePerTest(t *testing.T) {
 	}
 }
 
+// TestEventBudget checks the trace's budget: past Config.EventBudget
+// events a site records its first 100 events, then those numbered by
+// powers of two, and the process's trace says it reached the budget;
+// without one (a budget < 0) every call is recorded.
+func TestEventBudget(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/budget")
+	for _, budget := range []int{-1, 50} {
+		traceDir := t.TempDir()
+		var out bytes.Buffer
+		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents,
+			TraceDir: traceDir, Stdout: &out, Stderr: &out, EventBudget: budget})
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("budget %d: %v, exit %d\n%s", budget, err, res.ExitCode, out.Bytes())
+		}
+		tr, err := trace.Open(traceDir)
+		if err != nil || len(tr.Processes) != 1 {
+			t.Fatalf("budget %d: %v %v", budget, err, tr)
+		}
+		p := tr.Processes[0]
+		entries := 0
+		for _, e := range p.Events {
+			if e.Tag == trace.TagEnter && strings.HasSuffix(tr.Sites.Sites[e.Site].Func, ".Inc") {
+				entries++
+			}
+		}
+		wantEntries, wantBudget := 300, uint64(0)
+		if budget > 0 {
+			wantEntries, wantBudget = 102, uint64(budget) // its first 100 calls, the 128th and the 256th
+		}
+		if entries != wantEntries {
+			t.Errorf("budget %d: %d entries of Inc recorded, want %d", budget, entries, wantEntries)
+		}
+		if p.Budget != wantBudget {
+			t.Errorf("budget %d: the trace reached budget %d, want %d", budget, p.Budget, wantBudget)
+		}
+	}
+}
+
 // TestResume checks that with Config.Resume the tests a panic kept from
 // running run in another test binary: a test paused by t.Parallel, and
 // the tests after each panicking one; the panicking tests and their

@@ -1,0 +1,13 @@
+package budget
+
+import "testing"
+
+func TestMany(t *testing.T) {
+	x := 0
+	for i := 0; i < 300; i++ {
+		x = Inc(x)
+	}
+	if x != 300 {
+		t.Fatal(x)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/budget
+
+go 1.18
