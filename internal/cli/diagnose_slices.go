@@ -9,10 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/culprit-go/culprit/deps"
 	"github.com/culprit-go/culprit/diagnosis"
@@ -47,6 +50,44 @@ type sliced struct {
 // not on time, so that the same code gets the same diagnosis however
 // loaded the machine.
 const sliceTraceMax = 32 << 20 // 33.6 MB
+
+// watchTrace returns a context derived from ctx that is cancelled once
+// the trace directory dir (empty when the run starts) holds more than
+// max bytes, and a function
+// that, called after the run, stops the watch and returns the size that
+// cancelled it (0: it did not). A trace only grows, so a run stopped
+// there would have ended over max too: the diagnosis, which leaves such
+// a trace unsliced, decides the same, without waiting for the rest of
+// an instrumented run (andybalholm/brotli's TestIssue22: some 190 s,
+// where the trace passes 32 MiB within seconds).
+func watchTrace(ctx context.Context, dir string, max int64) (context.Context, func() int64) {
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	var size atomic.Int64
+	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-runCtx.Done():
+				return
+			case <-tick.C:
+				if n := dirSize(dir); n > max {
+					size.Store(n)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return runCtx, func() int64 {
+		close(done)
+		cancel()
+		return size.Load()
+	}
+}
 
 // groupSlices runs up to n of the group's failing tests again, recording
 // every event (each test's sampling restarted, as culprit slice does),
@@ -87,9 +128,31 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, cases bool, root
 			// are the criterion when an assertion library failed it.
 			flags = withGoFlag(flags, "-json")
 		}
+		// The package's failing tests, sliced from one replay of its
+		// trace.
+		var these []diagnosis.Failure
+		var names []string
+		for _, f := range chosen {
+			if f.Package == pkg {
+				these = append(these, f)
+				names = append(names, f.Test)
+			}
+		}
 		var output bytes.Buffer
-		res, err := instrument.Run(ctx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
+		// An earlier diagnosis's trace there would count in the watch
+		// until the run removes it.
+		if err := os.RemoveAll(dir); err != nil {
+			out.notes = append(out.notes, fmt.Sprintf("%s: slices left out: %v", pkg, err))
+			continue
+		}
+		runCtx, over := watchTrace(ctx, dir, sliceTraceMax)
+		res, err := instrument.Run(runCtx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
 			Stdout: &output, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, NoInline: true, Funcs: funcs, Tests: tests, Loaded: loaded})
+		if size := over(); size > 0 && ctx.Err() == nil {
+			out.notes = append(out.notes, fmt.Sprintf("%s: not sliced: the trace of %s passed %s while it ran, over the %s whose graph the diagnosis builds, and the run was stopped (culprit slice -test NAME slices any of them)",
+				pkg, strings.Join(names, ", "), byteSize(size), byteSize(sliceTraceMax)))
+			continue
+		}
 		if err != nil && ctx.Err() != nil {
 			out.notes = append(out.notes, fmt.Sprintf("%s: slices left out: stopped while running the tests", pkg))
 			continue
@@ -106,16 +169,6 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, cases bool, root
 			}
 			out.notes = append(out.notes, fmt.Sprintf("%s: slices left out: %s", pkg, why))
 			continue
-		}
-		// The package's failing tests' graphs from one replay of its
-		// trace.
-		var these []diagnosis.Failure
-		var names []string
-		for _, f := range chosen {
-			if f.Package == pkg {
-				these = append(these, f)
-				names = append(names, f.Test)
-			}
 		}
 		if size := dirSize(dir); size > sliceTraceMax {
 			out.notes = append(out.notes, fmt.Sprintf("%s: not sliced: the trace of %s is %s, over the %s whose graph the diagnosis builds (culprit slice -test NAME slices any of them)",
