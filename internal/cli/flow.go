@@ -79,7 +79,7 @@ func runFlow(e *env, args []string) int {
 	depth := fs.Int("depth", 0, "keep the nodes at most `N` edges from an output")
 	focus := fs.String("focus", "", "keep the paths from the values named `NAME` (x, x@2, x@1..4, stdin line 3) to the outputs")
 	testOut := fs.Bool("testout", false, "show go test's output (or the program's) on standard error")
-	calls := fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` stream events of each site in full, then only those numbered by powers of two, as culprit slice (-1: all)")
+	calls := fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` stream events of each site in full, then only those numbered by powers of two, as culprit slice; 100 once the test binary has recorded 2^25 events (-1: all)")
 	timeout := addTimeoutFlag(fs)
 	wf := addWebFlags(fs)
 	fs.Usage = func() {

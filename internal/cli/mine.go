@@ -70,7 +70,7 @@ func addRunFlags(fs *flag.FlagSet) runFlags {
 		traceDir:  fs.String("trace", "", "read the existing trace in `DIR` instead of running the tests"),
 		testOut:   fs.Bool("testout", false, "show go test's output on standard error"),
 		testFiles: fs.Bool("testfiles", false, "include functions declared in _test.go files"),
-		calls:     fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` calls of each function per test binary, then only those numbered by powers of two (-1: all)"),
+		calls:     fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` calls of each function per test binary, then only those numbered by powers of two; 100 once the test binary has recorded 2^25 events (-1: all)"),
 		inlinable: fs.Bool("inlinable", true, "record small functions the compiler would inline too (allocation counts can change)"),
 		timeout:   addTimeoutFlag(fs),
 	}

@@ -62,7 +62,7 @@ func runTest(e *env, args []string) int {
 	instr := fs.String("instrument", "", "also instrument the packages matching `PATTERNS` (comma-separated)")
 	verbose := fs.Bool("x", false, "print what was instrumented and where the trace is, on stderr")
 	keep := fs.Bool("work", false, "keep the rewritten files (for debugging culprit)")
-	calls := fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` stream events of each site (calls of a function, reads of a variable...), then only those numbered by powers of two; a call of a function not recorded records nothing inside it (-1: all)")
+	calls := fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` stream events of each site (calls of a function, reads of a variable...), then only those numbered by powers of two; a call of a function not recorded records nothing inside it; 100 a site once the test binary has recorded 2^25 events (-1: all)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), testUsage)
 		fs.PrintDefaults()
