@@ -48,13 +48,6 @@ func B(c bool, t, f *Ctr) bool {
 	return c
 }
 
-// SC records statement s and returns c: it instruments an "else if",
-// where no statement can be inserted.
-func SC(s *Ctr, c bool) bool {
-	set(s)
-	return c
-}
-
 func set(p *Ctr) {
 	if raceMode {
 		atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), 1)

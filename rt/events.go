@@ -284,17 +284,13 @@ func (t *T) step(tag byte, site uint32) {
 	mu.Unlock()
 }
 
-// K records the execution of statement site and returns t:
-// t.K(site).Pass(cond) records an "else if" before its condition runs.
+// K records the execution of statement site and returns t.
 func (t *T) K(site uint32) *T {
 	if !t.mute {
 		t.step('K', site)
 	}
 	return t
 }
-
-// Pass returns c.
-func (t *T) Pass(c bool) bool { return c }
 
 // D records the outcome of a two-way decision (site: true, site+1:
 // false) and returns c.

@@ -105,7 +105,8 @@ func TestRoundTrip(t *testing.T) {
 		// reads and writes with their locations, a deferred call and a
 		// go statement calling a named function, linked to the entry.
 		c.K(30)
-		c.K(31).Pass(c.D(32, false))
+		c.K(31)
+		c.D(32, false)
 		c.Dk(34)
 		xs := []int{5, 6, 7}
 		m := map[string]int{"k": 9}
@@ -335,7 +336,8 @@ func TestNoAllocs(t *testing.T) {
 		WK(c, 8, m, "k")
 		RA(c, 9, &p.X)
 		WA(c, 9, &n)
-		c.K(1).Pass(c.D(2, true))
+		c.K(1)
+		c.D(2, true)
 		c.Dk(3)
 		x.Exit(1, n)
 	}

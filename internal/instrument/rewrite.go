@@ -564,7 +564,7 @@ func (r *fileRewriter) stmt(fs *funcState, s ast.Stmt) {
 	case *ast.BlockStmt:
 		r.stmtList(fs, s.List)
 	case *ast.IfStmt:
-		r.ifStmt(fs, s, false)
+		r.ifStmt(fs, s)
 	case *ast.ForStmt:
 		if s.Init != nil {
 			r.stmt(fs, s.Init)
@@ -780,44 +780,76 @@ func (r *fileRewriter) casesFalse(fs *funcState, body *ast.BlockStmt, kind strin
 	}
 }
 
-// ifStmt instruments an if; elseIf says it is the else branch of another
-// if, where no statement can be inserted before it.
-func (r *fileRewriter) ifStmt(fs *funcState, s *ast.IfStmt, elseIf bool) {
+// ifStmt instruments an if.
+func (r *fileRewriter) ifStmt(fs *funcState, s *ast.IfStmt) {
 	if s.Init != nil {
 		r.header(fs, s, s.If, "if", s.Init)
 	}
-	stmtID := -1
-	if elseIf && (r.events&trace.EventStmt != 0 || r.steps(fs)) {
-		stmtID = int(r.site(trace.KindStmt, s.Pos(), s.End(), fs.name, ""))
+	id, counted := r.condWith(fs, s.Cond, "if", true)
+	if counted {
+		r.ifCounters(s, id)
 	}
-	r.condWith(fs, s.Cond, "if", stmtID)
 	r.stmtList(fs, s.Body.List)
 	switch e := s.Else.(type) {
 	case *ast.BlockStmt:
 		r.stmtList(fs, e.List)
 	case *ast.IfStmt:
-		r.ifStmt(fs, e, true)
+		// "else if" becomes "else { if", where the if's statement
+		// event and the outer if's false outcome are statements.
+		if counted || r.events&trace.EventStmt != 0 || r.steps(fs) {
+			open := "{"
+			if counted {
+				open += r.setCtr(id + 1)
+			}
+			r.insert(r.offset(e.Pos()), false, -2000, open)
+			r.insert(r.offset(e.End()), true, 2000, "}")
+			r.mark(fs, e)
+		}
+		r.ifStmt(fs, e)
+	}
+}
+
+// ifCounters records an if's outcome as go test -cover records a
+// statement: a store into the counter of its true outcome (site id)
+// first in its body, into its false outcome's (id+1) first in its else
+// block, which it adds when there is none (ifStmt makes an "else if" a
+// block). Stores into counters cost nothing in the compiler's inlining
+// budget, where a call wrapping the condition (rt.B) does: a small
+// function returning a string converted from bytes stopped being
+// inlined, and its caller's lookup m[tok.String()] allocated
+// (goccy/go-json's TestTokenStringAllocations).
+func (r *fileRewriter) ifCounters(s *ast.IfStmt, id uint32) {
+	r.insert(r.offset(s.Body.Lbrace)+1, false, -1000, r.setCtr(id))
+	switch e := s.Else.(type) {
+	case nil:
+		// Inside what closes at the if's end (a hoisted header's
+		// block, nest 950).
+		r.insert(r.offset(s.Body.Rbrace)+1, true, 900, " else {"+r.setCtr(id+1)+"}")
+	case *ast.BlockStmt:
+		r.insert(r.offset(e.Lbrace)+1, false, -1000, r.setCtr(id+1))
 	}
 }
 
 func (r *fileRewriter) cond(fs *funcState, e ast.Expr, what string) {
-	r.condWith(fs, e, what, -1)
+	r.condWith(fs, e, what, false)
 }
 
 // condWith wraps the condition of an if or for: with branch events it
-// records the outcome; stmtID >= 0 also records a statement.
-func (r *fileRewriter) condWith(fs *funcState, e ast.Expr, what string, stmtID int) {
+// records the outcome. With stores, the branch counters are left to the
+// caller, which gets their first site and true (ifCounters).
+func (r *fileRewriter) condWith(fs *funcState, e ast.Expr, what string, stores bool) (uint32, bool) {
 	r.expr(fs, e)
 	branch := r.events&trace.EventBranch != 0 && !r.isConst(e)
 	decide := r.decisions(fs) && !r.isConst(e)
-	if !branch && !decide && stmtID < 0 {
-		return
+	if !branch && !decide {
+		return 0, false
 	}
+	var id uint32
 	open, close := "bool(", ")"
 	if branch || decide {
-		id := r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" true")
+		id = r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" true")
 		r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" false")
-		if branch {
+		if branch && !stores {
 			open = fmt.Sprintf("%s.B(%s", rtName, open)
 			close += fmt.Sprintf(", &%s, &%s)", r.ctr(id), r.ctr(id+1))
 		}
@@ -827,20 +859,12 @@ func (r *fileRewriter) condWith(fs *funcState, e ast.Expr, what string, stmtID i
 			close += ")"
 		}
 	}
-	if stmtID >= 0 && r.events&trace.EventStmt != 0 {
-		open = fmt.Sprintf("%s.SC(&%s, %s", rtName, r.ctr(uint32(stmtID)), open)
-		close += ")"
+	if open != "bool(" {
+		r.usesRT = true
+		r.insert(r.offset(e.Pos()), false, -100, open)
+		r.insert(r.offset(e.End()), true, 100, close)
 	}
-	if stmtID >= 0 && r.steps(fs) {
-		// The step goes first: the receiver's call runs before the
-		// condition's own calls.
-		fs.usesT = true
-		open = fmt.Sprintf("%s.K(%d).Pass(%s", tName, stmtID, open)
-		close += ")"
-	}
-	r.usesRT = true
-	r.insert(r.offset(e.Pos()), false, -100, open)
-	r.insert(r.offset(e.End()), true, 100, close)
+	return id, branch && stores
 }
 
 // boolConv returns the conversion that turns e into a bool: "bool" (a

@@ -30,3 +30,33 @@ func Total(m map[string][]string) int {
 	}
 	return n
 }
+
+// token is a JSON token: its text as a string, or as bytes of a
+// decoder's buffer.
+type token struct {
+	raw []byte
+	s   string
+}
+
+func (t token) text() (string, []byte) {
+	if t.raw != nil {
+		return "", t.raw[1 : len(t.raw)-1]
+	}
+	return t.s, nil
+}
+
+// String is small enough to be inlined: the caller converts the bytes,
+// and a lookup m[tok.String()] then allocates nothing (the compiler
+// reads the string in place). Instrumented, recording its if's outcome
+// must not make it too costly to inline (goccy/go-json's
+// TestTokenStringAllocations failed under -events branch: the outcome
+// was a call wrapping the condition).
+func (t token) String() string {
+	s, b := t.text()
+	if b != nil {
+		return string(b)
+	} else if s == "" {
+		return "<empty>"
+	}
+	return s
+}

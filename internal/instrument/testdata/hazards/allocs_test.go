@@ -26,3 +26,15 @@ func TestAllocsRecorded(t *testing.T) {
 		t.Errorf("Total = %d, want 6", n)
 	}
 }
+
+func TestAllocsInlined(t *testing.T) {
+	tok := token{raw: []byte(`"hello"`)}
+	var m map[string]bool
+	if n := testing.AllocsPerRun(10, func() {
+		if m[tok.String()] {
+			panic("never")
+		}
+	}); n != 0 {
+		t.Errorf("token.String allocates %v times a run, want none", n)
+	}
+}

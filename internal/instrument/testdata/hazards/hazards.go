@@ -607,3 +607,19 @@ sw:
 	out += goGeneric(seven{})
 	return fmt.Sprint(out, tries)
 }
+
+// Sign ends in an if-else chain that returns on every branch, with no
+// return after it (a terminating statement): what records the branches'
+// outcomes (an "else if" made a block, counters first in each block)
+// must keep it one.
+func Sign(n int) string {
+	if n < 0 {
+		return "-"
+	} else if n == 0 {
+		return "0"
+	} else if q, r := n/2, n%2; r == 0 {
+		return fmt.Sprint("even ", q)
+	} else {
+		return "odd"
+	}
+}

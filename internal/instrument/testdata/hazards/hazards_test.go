@@ -50,6 +50,7 @@ func TestHazards(t *testing.T) {
 	check(t, "Chain", Chain(pt{1, 2}, pt{2, 1}, true), true)
 	check(t, "Elements", Elements(), "[1 20 2] 21b[0 2 13] {0 4} 9 13 [9 5] 3 {0 4}")
 	check(t, "Headers", Headers(3)+Headers(1), "136"+"124")
+	check(t, "Sign", Sign(-2)+" "+Sign(0)+" "+Sign(4)+" "+Sign(3), "- 0 even 2 odd")
 	check(t, "Steps", Steps(&box{xs: []int{1, 2}, arr: [3]int{1, 2, 5}, in: pt{x: 2, y: 3}}), "17")
 	check(t, "Calls", Calls(), "3 11deferred")
 	check(t, "Sends", Sends(), "2 1.5 3 3 9223372036854775808 6")
