@@ -29,6 +29,9 @@ func (b *prepared) goTest(ctx context.Context, cfg Config, pkgs, flags []string,
 	args = append(args, pkgs...)
 	args = append(args, insertFlags(flags, b.gcflags)...)
 	cmd := exec.CommandContext(ctx, "go", args...)
+	if cfg.OwnGroup {
+		ownGroup(cmd)
+	}
 	cmd.Dir = b.dir
 	cmd.Env = b.env
 	cmd.Stdout = io.MultiWriter(cfg.Stdout, scan, trouble.stream(0))

@@ -1,0 +1,22 @@
+//go:build unix
+
+package instrument
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// ownGroup makes go test the leader of a process group of its own, and
+// its cancellation kill the whole group: killing go test alone leaves
+// its test binary running, orphaned, until it next writes output.
+func ownGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if err == syscall.ESRCH {
+			return nil
+		}
+		return err
+	}
+}
