@@ -844,26 +844,25 @@ func (r *fileRewriter) condWith(fs *funcState, e ast.Expr, what string, stores b
 	if !branch && !decide {
 		return 0, false
 	}
-	var id uint32
+	id := r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" true")
+	r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" false")
+	wrapped := branch && !stores || decide
+	if !wrapped {
+		return id, true
+	}
 	open, close := "bool(", ")"
-	if branch || decide {
-		id = r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" true")
-		r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" false")
-		if branch && !stores {
-			open = fmt.Sprintf("%s.B(%s", rtName, open)
-			close += fmt.Sprintf(", &%s, &%s)", r.ctr(id), r.ctr(id+1))
-		}
-		if decide {
-			fs.usesT = true
-			open = fmt.Sprintf("%s.D(%d, %s", tName, id, open)
-			close += ")"
-		}
+	if branch && !stores {
+		open = fmt.Sprintf("%s.B(%s", rtName, open)
+		close += fmt.Sprintf(", &%s, &%s)", r.ctr(id), r.ctr(id+1))
 	}
-	if open != "bool(" {
-		r.usesRT = true
-		r.insert(r.offset(e.Pos()), false, -100, open)
-		r.insert(r.offset(e.End()), true, 100, close)
+	if decide {
+		fs.usesT = true
+		open = fmt.Sprintf("%s.D(%d, %s", tName, id, open)
+		close += ")"
 	}
+	r.usesRT = true
+	r.insert(r.offset(e.Pos()), false, -100, open)
+	r.insert(r.offset(e.End()), true, 100, close)
 	return id, branch && stores
 }
 
