@@ -147,7 +147,7 @@ func groupSlices(ctx context.Context, g diagnosis.Group, n int, cases bool, root
 		}
 		runCtx, over := watchTrace(ctx, dir, sliceTraceMax)
 		res, err := instrument.Run(runCtx, instrument.Config{Packages: []string{pkg}, Instrument: more, Events: trace.AllEvents, GoFlags: flags,
-			Stdout: &output, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, NoInline: true, Funcs: funcs, Tests: tests, Loaded: loaded, OwnGroup: true})
+			Stdout: &output, Stderr: io.Discard, TraceDir: dir, SamplePerTest: true, Inlinable: true, NoInline: true, Funcs: funcs, Tests: tests, Loaded: loaded})
 		if size := over(); size > 0 && ctx.Err() == nil {
 			out.notes = append(out.notes, fmt.Sprintf("%s: not sliced: the trace of %s passed %s while it ran, over the %s whose graph the diagnosis builds, and the run was stopped (culprit slice -test NAME slices any of them)",
 				pkg, strings.Join(names, ", "), byteSize(size), byteSize(sliceTraceMax)))

@@ -16,9 +16,9 @@ import (
 	"github.com/culprit-go/culprit/trace"
 )
 
-// TestOwnGroup: a run with OwnGroup stopped by its context leaves no
-// test binary behind (killing go test alone orphans it until it next
-// writes, which a quiet test does not do for a long time).
+// TestOwnGroup: a run stopped by its context leaves no test binary
+// behind (killing go test alone orphans it until it next writes, which a
+// quiet test does not do for a long time).
 func TestOwnGroup(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
@@ -64,7 +64,7 @@ func TestQuiet(t *testing.T) {
 	}()
 	var out bytes.Buffer
 	Run(ctx, Config{Dir: dir, Packages: []string{"."}, Events: trace.EventStmt, TraceDir: filepath.Join(dir, ".culprit"),
-		Stdout: &out, Stderr: &out, OwnGroup: true})
+		Stdout: &out, Stderr: &out})
 	data, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatalf("the test never started: %v\n%s", err, out.Bytes())
@@ -74,11 +74,27 @@ func TestQuiet(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
+	for running(pid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("the test binary (pid %d) still runs after the run was stopped", pid)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// running reports whether process pid runs: it exists and, where /proc
+// tells, is not a zombie (an orphan killed with its group waits there
+// until the system's first process reaps it).
+func running(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return true
+	}
+	// pid (comm) state ...: the state follows the last ')'.
+	i := strings.LastIndexByte(string(stat), ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }

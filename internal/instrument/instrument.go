@@ -52,13 +52,6 @@ type Config struct {
 	Env        []string // nil is os.Environ()
 	KeepWork   bool     // keep the temporary directory (for debugging)
 	CallLimit  int      // events of one site recorded in full (0: DefaultCallLimit, < 0: no limit)
-	// OwnGroup runs go test in a process group of its own, killed whole
-	// when the context ends: for runs the caller stops itself (the
-	// diagnosis's slicing run, once its trace is too large to slice), so
-	// that no test binary goes on running orphaned. Not for runs a
-	// person interrupts from a terminal, whose process group gets the
-	// interrupt (and whose tests may read it).
-	OwnGroup bool
 	// EventBudget bounds the trace: once a test binary has recorded
 	// this many stream events (since the sampled test started, with
 	// SamplePerTest), each site records its first 100 events and then

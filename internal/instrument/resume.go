@@ -29,9 +29,10 @@ func (b *prepared) goTest(ctx context.Context, cfg Config, pkgs, flags []string,
 	args = append(args, pkgs...)
 	args = append(args, insertFlags(flags, b.gcflags)...)
 	cmd := exec.CommandContext(ctx, "go", args...)
-	if cfg.OwnGroup {
-		ownGroup(cmd)
-	}
+	// When ctx ends (a time limit, an interrupt culprit caught, the
+	// diagnosis stopping a run whose trace it would not slice), the
+	// test binary goes too.
+	ownGroup(cmd)
 	cmd.Dir = b.dir
 	cmd.Env = b.env
 	cmd.Stdout = io.MultiWriter(cfg.Stdout, scan, trouble.stream(0))
