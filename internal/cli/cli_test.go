@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -10,13 +9,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/culprit-go/culprit/internal/cli"
+	"github.com/culprit-go/culprit/internal/proctest"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar")
@@ -226,7 +225,7 @@ func alive(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			ts.Fatalf("bad pid %q", f)
 		}
-		if running(pid) {
+		if proctest.Running(pid) {
 			living = append(living, f)
 		}
 	}
@@ -272,18 +271,4 @@ func status(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
 	}
-}
-
-// running reports whether a process exists and is not a zombie.
-func running(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return true
-	}
-	// The state follows the command name in parentheses.
-	i := bytes.LastIndexByte(stat, ')')
-	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/culprit-go/culprit/internal/proctest"
 	"github.com/culprit-go/culprit/trace"
 )
 
@@ -74,27 +75,11 @@ func TestQuiet(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for running(pid) {
+	for proctest.Running(pid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("the test binary (pid %d) still runs after the run was stopped", pid)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// running reports whether process pid runs: it exists and, where /proc
-// tells, is not a zombie (an orphan killed with its group waits there
-// until the system's first process reaps it).
-func running(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return true
-	}
-	// pid (comm) state ...: the state follows the last ')'.
-	i := strings.LastIndexByte(string(stat), ')')
-	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }
