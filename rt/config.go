@@ -16,6 +16,10 @@ var (
 // raceMode makes counters atomic: the program runs under -race.
 const raceMode = false
 
+// noInline says the instrumented packages are compiled without inlining
+// (-l): the entry points then skip the events sampling skips themselves.
+const noInline = false
+
 // Ctr is a statement or branch counter: uint32 under -race (atomic
 // stores), a byte otherwise.
 type Ctr = uint8

@@ -287,6 +287,9 @@ func (t *T) step(tag byte, site uint32) {
 // K records the execution of statement site and returns t.
 func (t *T) K(site uint32) *T {
 	if !t.mute {
+		if noInline && skipped(site) {
+			return t
+		}
 		t.step('K', site)
 	}
 	return t
@@ -299,6 +302,9 @@ func (t *T) D(site uint32, c bool) bool {
 		site++
 	}
 	if !t.mute {
+		if noInline && skipped(site) {
+			return c
+		}
 		t.step('D', site)
 	}
 	return c
@@ -308,6 +314,9 @@ func (t *T) D(site uint32, c bool) bool {
 // iteration).
 func (t *T) Dk(site uint32) {
 	if !t.mute {
+		if noInline && skipped(site) {
+			return
+		}
 		t.step('D', site)
 	}
 }
@@ -385,11 +394,24 @@ func elem[S ~[]E, E any, I integer](s S, i I) loc {
 // activation (a call of a hot function not sampled) an event costs one
 // test of t.mute; otherwise the slow path samples the site and boxes the
 // value.
+//
+// Compiled without inlining (noInline: an analysis's build), each of them
+// is a call, and so would be each of the slow path's: an event a sampled
+// activation's site skips (see on) would cost three calls. So they skip
+// it themselves, the generic ones with on's test written out (they are
+// instantiated in the instrumented package, where no call is inlined),
+// the others through skipped, inlined into them in rt's own compile.
 
 // RA records the read of the storage at p and returns its value: a field
 // (p.f becomes RA(t, site, &p.f)) or a dereference.
 func RA[V any](t *T, site uint32, p *V) V {
 	if !t.mute {
+		if noInline {
+			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
+				calls[site]--
+				return *p
+			}
+		}
 		atSlow(t, 'R', site, p)
 	}
 	return *p
@@ -407,6 +429,12 @@ func atSlow[V any](t *T, tag byte, site uint32, p *V) {
 // RE records the read of s[i] and returns it.
 func RE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) E {
 	if !t.mute {
+		if noInline {
+			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
+				calls[site]--
+				return s[i]
+			}
+		}
 		elemSlow(t, 'R', site, s, i)
 	}
 	return s[i]
@@ -424,6 +452,12 @@ func elemSlow[S ~[]E, E any, I integer](t *T, tag byte, site uint32, s S, i I) {
 // RK records the read of m[k] and returns it.
 func RK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) V {
 	if !t.mute {
+		if noInline {
+			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
+				calls[site]--
+				return m[k]
+			}
+		}
 		keySlow(t, 'R', site, m, k)
 	}
 	return m[k]
@@ -442,6 +476,12 @@ func keySlow[M ~map[K]V, K comparable, V any](t *T, tag byte, site uint32, m M, 
 // a dereference), after the statement that wrote it.
 func WA[V any](t *T, site uint32, p *V) {
 	if !t.mute {
+		if noInline {
+			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
+				calls[site]--
+				return
+			}
+		}
 		atSlow(t, 'W', site, p)
 	}
 }
@@ -449,6 +489,12 @@ func WA[V any](t *T, site uint32, p *V) {
 // WE records the value written to s[i].
 func WE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) {
 	if !t.mute {
+		if noInline {
+			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
+				calls[site]--
+				return
+			}
+		}
 		elemSlow(t, 'W', site, s, i)
 	}
 }
@@ -456,6 +502,12 @@ func WE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) {
 // WK records the value written to m[k].
 func WK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) {
 	if !t.mute {
+		if noInline {
+			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
+				calls[site]--
+				return
+			}
+		}
 		keySlow(t, 'W', site, m, k)
 	}
 }
@@ -463,6 +515,12 @@ func WK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) {
 // R records the read of a variable at site and returns its value.
 func R[V any](t *T, site uint32, v V) V {
 	if !t.mute {
+		if noInline {
+			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
+				calls[site]--
+				return v
+			}
+		}
 		valSlow(t, 'R', site, v)
 	}
 	return v
@@ -480,6 +538,12 @@ func valSlow[V any](t *T, tag byte, site uint32, v V) {
 // W records the value written at site and returns it.
 func W[V any](t *T, site uint32, v V) V {
 	if !t.mute {
+		if noInline {
+			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
+				calls[site]--
+				return v
+			}
+		}
 		valSlow(t, 'W', site, v)
 	}
 	return v

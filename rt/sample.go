@@ -59,13 +59,27 @@ func on(site uint32) bool {
 	if raceMode {
 		return onAtomic(site)
 	}
+	return !skip(site)
+}
+
+// skip is on's test outside -race: whether the site's counter skips its
+// running event, counting it skipped.
+func skip(site uint32) bool {
 	if site < uint32(len(calls)) {
 		if n := calls[site]; n != 0 {
 			calls[site] = n - 1
-			return false
+			return true
 		}
 	}
-	return true
+	return false
+}
+
+// skipped reports whether the running event of site is one the site's
+// counter skips, and counts it skipped: on's fast path, which sample
+// would take, for the entry points that test it before their slow path
+// (noInline). Under -race it leaves every event to sample.
+func skipped(site uint32) bool {
+	return !raceMode && atomic.LoadInt32(&quiet) == 0 && skip(site)
 }
 
 func onAtomic(site uint32) bool {

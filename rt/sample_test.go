@@ -25,7 +25,7 @@ func TestSample(t *testing.T) {
 		saveDir, saveLimit, saveCalls, saveNums := traceDir, callLimit, calls, nums
 		traceDir, callLimit = t.TempDir(), tt.limit
 		calls, nums = make([]uint32, 3), make([]uint64, 3)
-		var got []int
+		var got, gotSkipped []int
 		for i := 1; i <= tt.n; i++ {
 			if sample(1) {
 				got = append(got, i)
@@ -33,10 +33,18 @@ func TestSample(t *testing.T) {
 			if sample(2) != (i == 1 || i <= int(tt.limit) || tt.limit == 0 || i&(i-1) == 0) {
 				t.Errorf("limit %d: site 2, event %d: sites are not independent", tt.limit, i)
 			}
+			// What an entry point compiled for -l does: skipped first,
+			// then the slow path's sample.
+			if !skipped(0) && sample(0) {
+				gotSkipped = append(gotSkipped, i)
+			}
 		}
 		traceDir, callLimit, calls, nums = saveDir, saveLimit, saveCalls, saveNums
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("limit %d: recorded events %v, want %v", tt.limit, got, tt.want)
+		}
+		if !reflect.DeepEqual(gotSkipped, tt.want) {
+			t.Errorf("limit %d: through skipped, recorded events %v, want %v", tt.limit, gotSkipped, tt.want)
 		}
 	}
 }

@@ -659,7 +659,14 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 	case budget == 0:
 		budget = DefaultEventBudget
 	}
-	rtDir, err := writeRT(work, res.TraceDir, len(sites.sites), limit, budget, cfg.SamplePerTest, cfg.SampleTest, cfg.OnlyRelated && cfg.SampleTest != "", race)
+	// The packages instrumented compile without inlining: culprit's
+	// -gcflags (the coverage configuration's) get -l.
+	noInline := cfg.NoInline && !hasGcflags(cfg.GoFlags) && len(gcflags) > 0
+	rtDir, err := writeRT(work, rtConfig{
+		traceDir: res.TraceDir, sites: len(sites.sites), callLimit: limit, budget: budget,
+		perTest: cfg.SamplePerTest, test: cfg.SampleTest, only: cfg.OnlyRelated && cfg.SampleTest != "",
+		race: race, noInline: noInline,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -667,7 +674,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 		// coverCfg is stableDir's, shared by every run: never written
 		// again in place (a compile of another run reading it while it
 		// is truncated fails: "error reading -coveragecfg file").
-		if cfg.NoInline && !hasGcflags(cfg.GoFlags) {
+		if noInline {
 			for i, f := range gcflags {
 				pat, rest, _ := strings.Cut(strings.TrimPrefix(f, "-gcflags="), "=")
 				gcflags[i] = "-gcflags=" + pat + "=-l " + rest
@@ -837,12 +844,25 @@ func writeFile(path string, data []byte) error {
 	return nil
 }
 
+// rtConfig is the runtime package's configuration for a run (its
+// config.go).
+type rtConfig struct {
+	traceDir         string
+	sites, callLimit int
+	budget           int
+	perTest          bool   // restart sampling as each test starts
+	test             string // with perTest, only this test does
+	only             bool   // other tests than test record no stream events
+	race             bool   // the program runs under -race
+	noInline         bool   // the instrumented packages compile with -l
+}
+
 // writeRT writes the runtime package's module, configured for this run,
 // and returns its directory: a directory named by its content under the
 // user's cache directory, so that runs instrumenting the same code build
 // the same runtime package at the same path and the go command's build
 // cache serves them (work is used when there is no cache directory).
-func writeRT(work, traceDir string, nsites, callLimit, budget int, perTest bool, test string, only, race bool) (string, error) {
+func writeRT(work string, c rtConfig) (string, error) {
 	files := map[string][]byte{}
 	entries, err := fs.ReadDir(rt.Source, ".")
 	if err != nil {
@@ -860,10 +880,11 @@ func writeRT(work, traceDir string, nsites, callLimit, budget int, perTest bool,
 		files[name] = data
 	}
 	ctr := "uint8"
-	if race {
+	if c.race {
 		ctr = "uint32"
 	}
-	files["config.go"] = []byte(fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n\tsampleTest = %q\n\tonlyRelated = %v\n\teventBudget uint64 = %d\n)\n\nconst raceMode = %v\n\ntype Ctr = %s\n", traceDir, nsites, callLimit, perTest, test, only, budget, race, ctr))
+	files["config.go"] = []byte(fmt.Sprintf("package rt\n\nvar (\n\ttraceDir = %q\n\tnumSites uint32 = %d\n\tmodule = \"test\"\n\tcallLimit uint32 = %d\n\tsamplePerTest = %v\n\tsampleTest = %q\n\tonlyRelated = %v\n\teventBudget uint64 = %d\n)\n\nconst raceMode = %v\n\nconst noInline = %v\n\ntype Ctr = %s\n",
+		c.traceDir, c.sites, c.callLimit, c.perTest, c.test, c.only, c.budget, c.race, c.noInline, ctr))
 	files["go.mod"] = []byte("module " + rtPath + "\n\ngo 1.18\n")
 	return stableDir(work, "rt", files)
 }
