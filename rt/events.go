@@ -69,7 +69,7 @@ func Enter(site, key uint32, vals ...interface{}) *T {
 	}
 	st := gs()
 	from := st.claim(key)
-	if t.mute || !sample(site) {
+	if t.Mute || !sample(site) {
 		return t.muted
 	}
 	unclaimed := from == 0 && st.empty()
@@ -92,7 +92,7 @@ func Enter(site, key uint32, vals ...interface{}) *T {
 // (when the function has parameters) the receiver's and parameters' final
 // values; it runs deferred. A function left by a panic gets a 'J' record.
 func (t *T) Exit(site uint32, vals ...interface{}) {
-	if !t.mute {
+	if !t.Mute {
 		t.exit(site, &vals)
 	}
 }
@@ -105,7 +105,7 @@ func (t *T) exit(site uint32, vals *[]interface{}) { t.exitRecord(site, vals, fa
 // values; rt.Blank for one not recorded): it is deferred as it is,
 // "defer t.ExitAt(site, &r0, &p)", so the function gets no literal.
 func (t *T) ExitAt(site uint32, ptrs ...interface{}) {
-	if !t.mute {
+	if !t.Mute {
 		t.exitAt(site, &ptrs)
 	}
 }
@@ -286,7 +286,7 @@ func (t *T) step(tag byte, site uint32) {
 
 // K records the execution of statement site and returns t.
 func (t *T) K(site uint32) *T {
-	if !t.mute {
+	if !t.Mute {
 		if noInline && skipped(site) {
 			return t
 		}
@@ -301,7 +301,7 @@ func (t *T) D(site uint32, c bool) bool {
 	if !c {
 		site++
 	}
-	if !t.mute {
+	if !t.Mute {
 		if noInline && skipped(site) {
 			return c
 		}
@@ -313,7 +313,7 @@ func (t *T) D(site uint32, c bool) bool {
 // Dk records the decision outcome site (a case clause taken, a range
 // iteration).
 func (t *T) Dk(site uint32) {
-	if !t.mute {
+	if !t.Mute {
 		if noInline && skipped(site) {
 			return
 		}
@@ -392,7 +392,7 @@ func elem[S ~[]E, E any, I integer](s S, i I) loc {
 
 // The entry points below are small enough to be inlined: in a muted
 // activation (a call of a hot function not sampled) an event costs one
-// test of t.mute; otherwise the slow path samples the site and boxes the
+// test of t.Mute; otherwise the slow path samples the site and boxes the
 // value.
 //
 // Compiled without inlining (noInline: an analysis's build), each of them
@@ -405,7 +405,7 @@ func elem[S ~[]E, E any, I integer](s S, i I) loc {
 // RA records the read of the storage at p and returns its value: a field
 // (p.f becomes RA(t, site, &p.f)) or a dereference.
 func RA[V any](t *T, site uint32, p *V) V {
-	if !t.mute {
+	if !t.Mute {
 		if noInline {
 			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
 				calls[site]--
@@ -428,7 +428,7 @@ func atSlow[V any](t *T, tag byte, site uint32, p *V) {
 
 // RE records the read of s[i] and returns it.
 func RE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) E {
-	if !t.mute {
+	if !t.Mute {
 		if noInline {
 			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
 				calls[site]--
@@ -451,7 +451,7 @@ func elemSlow[S ~[]E, E any, I integer](t *T, tag byte, site uint32, s S, i I) {
 
 // RK records the read of m[k] and returns it.
 func RK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) V {
-	if !t.mute {
+	if !t.Mute {
 		if noInline {
 			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
 				calls[site]--
@@ -475,7 +475,7 @@ func keySlow[M ~map[K]V, K comparable, V any](t *T, tag byte, site uint32, m M, 
 // WA records the value written to the storage at p (a variable, a field,
 // a dereference), after the statement that wrote it.
 func WA[V any](t *T, site uint32, p *V) {
-	if !t.mute {
+	if !t.Mute {
 		if noInline {
 			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
 				calls[site]--
@@ -488,7 +488,7 @@ func WA[V any](t *T, site uint32, p *V) {
 
 // WE records the value written to s[i].
 func WE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) {
-	if !t.mute {
+	if !t.Mute {
 		if noInline {
 			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
 				calls[site]--
@@ -501,7 +501,7 @@ func WE[S ~[]E, E any, I integer](t *T, site uint32, s S, i I) {
 
 // WK records the value written to m[k].
 func WK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) {
-	if !t.mute {
+	if !t.Mute {
 		if noInline {
 			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
 				calls[site]--
@@ -514,7 +514,7 @@ func WK[M ~map[K]V, K comparable, V any](t *T, site uint32, m M, k K) {
 
 // R records the read of a variable at site and returns its value.
 func R[V any](t *T, site uint32, v V) V {
-	if !t.mute {
+	if !t.Mute {
 		if noInline {
 			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
 				calls[site]--
@@ -537,7 +537,7 @@ func valSlow[V any](t *T, tag byte, site uint32, v V) {
 
 // W records the value written at site and returns it.
 func W[V any](t *T, site uint32, v V) V {
-	if !t.mute {
+	if !t.Mute {
 		if noInline {
 			if !raceMode && atomic.LoadInt32(&quiet) == 0 && site < uint32(len(calls)) && calls[site] != 0 {
 				calls[site]--
@@ -551,7 +551,7 @@ func W[V any](t *T, site uint32, v V) V {
 
 // Wv records the value written at site (a statement after the write).
 func (t *T) Wv(site uint32, v interface{}) {
-	if !t.mute {
+	if !t.Mute {
 		t.wv(site, v)
 	}
 }
@@ -565,7 +565,7 @@ func (t *T) wv(site uint32, v interface{}) {
 
 // Panic records a panic call's value and returns it for the panic.
 func Panic[V any](t *T, site uint32, v V) V {
-	if !t.mute {
+	if !t.Mute {
 		valSlow(t, 'P', site, v)
 	}
 	return v
@@ -574,7 +574,7 @@ func Panic[V any](t *T, site uint32, v V) V {
 // Recovered records what a recover call returned, and returns it: the
 // recover call itself stays in the deferred function.
 func (t *T) Recovered(site uint32, v interface{}) interface{} {
-	if !t.mute {
+	if !t.Mute {
 		// A recovery is always recorded: a panic recorded without it
 		// would look like the test's failure.
 		if v != nil || sample(site) {
@@ -592,7 +592,7 @@ func (t *T) Recovered(site uint32, v interface{}) interface{} {
 // C records a call at site to the function key (0: not known statically)
 // before its arguments are evaluated.
 func (t *T) C(site, key uint32) *T {
-	if !t.mute {
+	if !t.Mute {
 		t.call(site, key)
 	}
 	return t
@@ -639,7 +639,7 @@ func (t *T) returnedAll(site uint32, vals *[]interface{}) { t.returned(site, hid
 // Ret records the return of the call at site with its result, and returns
 // the result: Ret(t.C(site, key), site, f(x)).
 func Ret[V any](t *T, site uint32, v V) V {
-	if !t.mute {
+	if !t.Mute {
 		retSlow(t, site, v)
 	}
 	return v
@@ -657,7 +657,7 @@ func retSlow[V any](t *T, site uint32, v V) {
 // V records the return of the call at site, after the statement that made
 // it, with the values it assigned.
 func (t *T) V(site uint32, vals ...interface{}) {
-	if !t.mute {
+	if !t.Mute {
 		t.returnedAll(site, &vals)
 	}
 }
@@ -755,7 +755,7 @@ var chanIDs = map[uintptr]uint64{} // guarded by mu
 
 // chanRecLocked writes a send or receive record.
 func (t *T) chanRec(tag byte, site uint32, ch interface{}, x interface{}) {
-	if t.mute || !sample(site) {
+	if t.Mute || !sample(site) {
 		return
 	}
 	var addr uintptr

@@ -41,7 +41,7 @@ type T struct {
 	hits  []uint8 // one byte per site, 1 when executed
 	ended atomic.Bool
 	muted *T   // its Exit records nothing (a call not sampled)
-	mute  bool // this is a muted twin
+	Mute  bool // this is a muted twin (instrumented code tests it, noInline)
 
 	// Attribution of counters (guarded by mu).
 	running bool // started, not paused in t.Parallel, body not returned
@@ -54,7 +54,7 @@ type T struct {
 // newT returns a test state with its spectrum and muted twin.
 func newT(id uint32, name string) *T {
 	t := &T{id: id, name: name, hits: make([]uint8, numSites)}
-	t.muted = &T{id: id, name: name, mute: true}
+	t.muted = &T{id: id, name: name, Mute: true}
 	return t
 }
 
@@ -195,7 +195,7 @@ func start(name string, kind uint8, parent *T) *T {
 	// A test the slice does not read records no stream events: its
 	// activations are muted, as calls not sampled are, and take nothing
 	// of the sites' sampling budgets.
-	t.mute = onlyRelated && !related(name, sampleTest)
+	t.Mute = onlyRelated && !related(name, sampleTest)
 	t.lbl = setTestLabel(name)
 	byLabel.Store(t.lbl, t)
 	mu.Lock()

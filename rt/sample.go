@@ -12,7 +12,7 @@ import (
 
 // Sampling, at two levels. A function's activations are sampled at its
 // entry (Enter): an activation not sampled gets the test's muted state,
-// and every event in it costs one inlined test of t.mute. In the
+// and every event in it costs one inlined test of t.Mute. In the
 // activations sampled, each event passes through on: for an event that is
 // not recorded it is a load, a decrement and a store, no lock, no atomic
 // instruction. calls holds, per site, how many of its next events

@@ -258,8 +258,8 @@ func TestUnrelatedMuted(t *testing.T) {
 	}{{"TestA", false}, {"TestA/sub", false}, {"TestA/other", true}, {"TestB", true}} {
 		// Under a parent that is not root: a top-level test's records go
 		// to the file at once, and the buffer is what is measured.
-		if got := start(c.name, kindTest, &T{id: 1 << 20}); got.mute != c.muted {
-			t.Errorf("test %s: muted %v, want %v", c.name, got.mute, c.muted)
+		if got := start(c.name, kindTest, &T{id: 1 << 20}); got.Mute != c.muted {
+			t.Errorf("test %s: muted %v, want %v", c.name, got.Mute, c.muted)
 		}
 	}
 	mu.Lock()

@@ -538,7 +538,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 			}
 			r := &fileRewriter{fset: jb.p.Fset, info: jb.p.TypesInfo, pkg: jb.p.Types, file: jb.f, tokFile: tf, src: src,
 				path: jb.path, events: cfg.Events, isTest: jb.test, sites: sites, ctrBase: base, race: race, inlined: cfg.Inlinable,
-				toolchain: toolchain, rtImport: rtImport, funcs: cfg.Funcs, tests: cfg.Tests}
+				noInline: cfg.NoInline && !hasGcflags(cfg.GoFlags), toolchain: toolchain, rtImport: rtImport, funcs: cfg.Funcs, tests: cfg.Tests}
 			out := r.rewrite()
 			res.Notes = append(res.Notes, r.notes...)
 			if out == nil {

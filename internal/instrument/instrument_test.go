@@ -518,6 +518,24 @@ func TestInstrumentWidening(t *testing.T) {
 // event kind: the runtime must add no race the program does not have (it
 // reads shared memory in deep values, and goroutine states move between
 // goroutines that reuse a descriptor).
+// TestHazardsNoInline runs the hazards fixture as the analyses build it,
+// every event kind compiled without inlining (steps and an if's
+// decisions then statements of their own). Its allocation tests are left
+// out: without inlining, what allocates is the compiler's choice
+// (Config.NoInline).
+func TestHazardsNoInline(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/hazards")
+	var out bytes.Buffer
+	res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents, NoInline: true,
+		GoFlags: []string{"-skip", "^TestAllocs"}, TraceDir: t.TempDir(), Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 {
+		t.Errorf("exit %d without inlining:\n%s", res.ExitCode, out.Bytes())
+	}
+}
+
 func TestHazardsRace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with -race")

@@ -66,6 +66,7 @@ type fileRewriter struct {
 	ctrBase  uint32 // site ID of the package's counter 0
 	race     bool   // counters are atomic (go test -race)
 	inlined  bool   // record stream events in functions small enough to inline too
+	noInline bool   // the package is compiled without inlining (Config.NoInline)
 	small    map[*types.Func]int
 	funcs    map[string]bool // Config.Funcs: nil is every function
 	tests    map[string]bool // Config.Tests
@@ -511,9 +512,23 @@ func (r *fileRewriter) mark(fs *funcState, s ast.Stmt) {
 	}
 	if r.steps(fs) {
 		fs.usesT = true
-		text += fmt.Sprintf("%s.K(%d);", tName, id)
+		text += r.guard(fmt.Sprintf("%s.K(%d)", tName, id)) + ";"
 	}
 	r.insert(r.offset(s.Pos()), false, -1000, text)
+}
+
+// guard returns the statement that makes call, a runtime call that
+// records nothing when the test state is muted: the call itself when
+// the compiler inlines it, the call under a test of the muted flag in
+// code compiled without inlining (noInline), where the call would be
+// made for nothing in every muted activation (yaml.v3's statement
+// steps: a tenth of its traced run). Only where a statement can stand:
+// a probe inside an expression stays a call.
+func (r *fileRewriter) guard(call string) string {
+	if r.noInline {
+		return fmt.Sprintf("if !%s.Mute {%s}", tName, call)
+	}
+	return call
 }
 
 // branchMark inserts a branch-outcome event at the start of a body.
@@ -528,7 +543,7 @@ func (r *fileRewriter) branchMark(fs *funcState, at token.Pos, from, to token.Po
 	}
 	if r.decisions(fs) {
 		fs.usesT = true
-		text += fmt.Sprintf("%s.Dk(%d);", tName, id)
+		text += r.guard(fmt.Sprintf("%s.Dk(%d)", tName, id)) + ";"
 	}
 	r.insert(r.offset(at), false, -900, text)
 }
@@ -785,9 +800,9 @@ func (r *fileRewriter) ifStmt(fs *funcState, s *ast.IfStmt) {
 	if s.Init != nil {
 		r.header(fs, s, s.If, "if", s.Init)
 	}
-	id, counted := r.condWith(fs, s.Cond, "if", true)
-	if counted {
-		r.ifCounters(s, id)
+	id, counted, decided := r.condWith(fs, s.Cond, "if", true)
+	if counted || decided {
+		r.ifOutcomes(s, r.outcome(id, counted, decided), r.outcome(id+1, counted, decided))
 	}
 	r.stmtList(fs, s.Body.List)
 	switch e := s.Else.(type) {
@@ -796,11 +811,8 @@ func (r *fileRewriter) ifStmt(fs *funcState, s *ast.IfStmt) {
 	case *ast.IfStmt:
 		// "else if" becomes "else { if", where the if's statement
 		// event and the outer if's false outcome are statements.
-		if counted || r.events&trace.EventStmt != 0 || r.steps(fs) {
-			open := "{"
-			if counted {
-				open += r.setCtr(id + 1)
-			}
+		if counted || decided || r.events&trace.EventStmt != 0 || r.steps(fs) {
+			open := "{" + r.outcome(id+1, counted, decided)
 			r.insert(r.offset(e.Pos()), false, -2000, open)
 			r.insert(r.offset(e.End()), true, 2000, "}")
 			r.mark(fs, e)
@@ -809,25 +821,41 @@ func (r *fileRewriter) ifStmt(fs *funcState, s *ast.IfStmt) {
 	}
 }
 
-// ifCounters records an if's outcome as go test -cover records a
-// statement: a store into the counter of its true outcome (site id)
-// first in its body, into its false outcome's (id+1) first in its else
-// block, which it adds when there is none (ifStmt makes an "else if" a
-// block). Stores into counters cost nothing in the compiler's inlining
+// ifOutcomes records an if's outcome as go test -cover records a
+// statement: its true outcome's text first in its body, its false
+// outcome's first in its else block, which it adds when there is none
+// (ifStmt makes an "else if" a block). The texts are stores into the
+// outcomes' counters, which cost nothing in the compiler's inlining
 // budget, where a call wrapping the condition (rt.B) does: a small
 // function returning a string converted from bytes stopped being
 // inlined, and its caller's lookup m[tok.String()] allocated
-// (goccy/go-json's TestTokenStringAllocations).
-func (r *fileRewriter) ifCounters(s *ast.IfStmt, id uint32) {
-	r.insert(r.offset(s.Body.Lbrace)+1, false, -1000, r.setCtr(id))
+// (goccy/go-json's TestTokenStringAllocations). Compiled without
+// inlining, the decision events are statements there too (outcome).
+func (r *fileRewriter) ifOutcomes(s *ast.IfStmt, yes, no string) {
+	r.insert(r.offset(s.Body.Lbrace)+1, false, -1000, yes)
 	switch e := s.Else.(type) {
 	case nil:
 		// Inside what closes at the if's end (a hoisted header's
 		// block, nest 950).
-		r.insert(r.offset(s.Body.Rbrace)+1, true, 900, " else {"+r.setCtr(id+1)+"}")
+		r.insert(r.offset(s.Body.Rbrace)+1, true, 900, " else {"+no+"}")
 	case *ast.BlockStmt:
-		r.insert(r.offset(e.Lbrace)+1, false, -1000, r.setCtr(id+1))
+		r.insert(r.offset(e.Lbrace)+1, false, -1000, no)
 	}
+}
+
+// outcome is the text that records an if's outcome (site): a store into
+// its counter when counted, its decision event (guarded: rt's D
+// records the same event wrapping the condition, a call made for
+// nothing in a muted activation) when decided.
+func (r *fileRewriter) outcome(site uint32, counted, decided bool) string {
+	text := ""
+	if counted {
+		text = r.setCtr(site)
+	}
+	if decided {
+		text += r.guard(fmt.Sprintf("%s.Dk(%d)", tName, site)) + ";"
+	}
+	return text
 }
 
 func (r *fileRewriter) cond(fs *funcState, e ast.Expr, what string) {
@@ -836,19 +864,25 @@ func (r *fileRewriter) cond(fs *funcState, e ast.Expr, what string) {
 
 // condWith wraps the condition of an if or for: with branch events it
 // records the outcome. With stores, the branch counters are left to the
-// caller, which gets their first site and true (ifCounters).
-func (r *fileRewriter) condWith(fs *funcState, e ast.Expr, what string, stores bool) (uint32, bool) {
+// caller, which gets their first site and counted (ifOutcomes), and so
+// are the decision events in code compiled without inlining (decided).
+func (r *fileRewriter) condWith(fs *funcState, e ast.Expr, what string, stores bool) (id uint32, counted, decided bool) {
 	r.expr(fs, e)
 	branch := r.events&trace.EventBranch != 0 && !r.isConst(e)
 	decide := r.decisions(fs) && !r.isConst(e)
 	if !branch && !decide {
-		return 0, false
+		return 0, false, false
 	}
-	id := r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" true")
+	id = r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" true")
 	r.site(trace.KindBranch, e.Pos(), e.End(), fs.name, what+" false")
+	counted = branch && stores
+	if decide && stores && r.noInline {
+		fs.usesT = true
+		decide, decided = false, true
+	}
 	wrapped := branch && !stores || decide
 	if !wrapped {
-		return id, true
+		return id, counted, decided
 	}
 	open, close := "bool(", ")"
 	if branch && !stores {
@@ -863,7 +897,7 @@ func (r *fileRewriter) condWith(fs *funcState, e ast.Expr, what string, stores b
 	r.usesRT = true
 	r.insert(r.offset(e.Pos()), false, -100, open)
 	r.insert(r.offset(e.End()), true, 100, close)
-	return id, branch && stores
+	return id, counted, decided
 }
 
 // boolConv returns the conversion that turns e into a bool: "bool" (a

@@ -26,13 +26,17 @@ func TestRewriteGolden(t *testing.T) {
 	}
 	p := pkgs[0]
 	tests := []struct {
-		reason string
-		events trace.EventSet
-		golden string
+		reason   string
+		events   trace.EventSet
+		noInline bool
+		golden   string
 	}{
-		{"statements only", trace.EventStmt, "mid.stmt.golden"},
-		{"statements and branches", trace.EventStmt | trace.EventBranch, "mid.branch.golden"},
-		{"every event kind", trace.AllEvents, "mid.all.golden"},
+		{"statements only", trace.EventStmt, false, "mid.stmt.golden"},
+		{"statements and branches", trace.EventStmt | trace.EventBranch, false, "mid.branch.golden"},
+		{"every event kind", trace.AllEvents, false, "mid.all.golden"},
+		// An analysis's build: steps and an if's decisions are statements
+		// guarded by the muted flag.
+		{"every event kind, compiled without inlining", trace.AllEvents, true, "mid.all-l.golden"},
 	}
 	for _, tt := range tests {
 		for i, f := range p.Syntax {
@@ -45,7 +49,7 @@ func TestRewriteGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := &fileRewriter{fset: p.Fset, info: p.TypesInfo, pkg: p.Types, file: f, tokFile: p.Fset.File(f.Pos()),
-				src: src, path: "/m/mid.go", events: tt.events, sites: &siteTable{}}
+				src: src, path: "/m/mid.go", events: tt.events, sites: &siteTable{}, noInline: tt.noInline}
 			out := r.rewrite()
 			if _, err := parser.ParseFile(token.NewFileSet(), "mid.go", out, parser.SkipObjectResolution); err != nil {
 				t.Errorf("%s: output does not parse: %v\n%s", tt.reason, err, out)

@@ -543,8 +543,8 @@ func (r *fileRewriter) call(fs *funcState, c *ast.CallExpr, unit ast.Node, depth
 	case ctx == ctxStmt:
 		site := r.site(trace.KindCall, c.Pos(), c.End(), fs.name, exprText(r, c.Fun))
 		fs.usesT = true
-		r.insert(r.offset(c.Pos()), false, -800, fmt.Sprintf("%s.C(%d, %d);", tName, site, key))
-		r.insert(r.offset(c.End()), true, 800, fmt.Sprintf(";%s.V(%d)", tName, site))
+		r.insert(r.offset(c.Pos()), false, -800, r.guard(fmt.Sprintf("%s.C(%d, %d)", tName, site, key))+";")
+		r.insert(r.offset(c.End()), true, 800, ";"+r.guard(fmt.Sprintf("%s.V(%d)", tName, site)))
 	case results == 1 && fs.generic:
 		site := r.site(trace.KindCall, c.Pos(), c.End(), fs.name, exprText(r, c.Fun))
 		fs.usesT = true
@@ -553,12 +553,12 @@ func (r *fileRewriter) call(fs *funcState, c *ast.CallExpr, unit ast.Node, depth
 		if as, ok := unit.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && as.Rhs[0] == ast.Expr(c) {
 			site := r.site(trace.KindCall, c.Pos(), c.End(), fs.name, exprText(r, c.Fun))
 			fs.usesT = true
-			r.insert(r.offset(as.Pos()), false, -800, fmt.Sprintf("%s.C(%d, %d);", tName, site, key))
+			r.insert(r.offset(as.Pos()), false, -800, r.guard(fmt.Sprintf("%s.C(%d, %d)", tName, site, key))+";")
 			var names []string
 			for _, l := range as.Lhs {
 				names = append(names, r.lhsValue(l))
 			}
-			r.pendingAfter = append(r.pendingAfter, afterText{as, fmt.Sprintf(";%s.V(%d, %s)", tName, site, strings.Join(names, ", "))})
+			r.pendingAfter = append(r.pendingAfter, afterText{as, ";" + r.guard(fmt.Sprintf("%s.V(%d, %s)", tName, site, strings.Join(names, ", ")))})
 		}
 		if rs, ok := unit.(*ast.ReturnStmt); ok && len(rs.Results) == 1 && rs.Results[0] == ast.Expr(c) {
 			// return f(), f of several results: the call is recorded
@@ -842,7 +842,7 @@ func (r *fileRewriter) writes(fs *funcState, s ast.Stmt) []string {
 		if !r.rereadable(l, lhs) {
 			continue
 		}
-		out = append(out, ";"+r.writeRec(fs, l))
+		out = append(out, ";"+r.guard(r.writeRec(fs, l)))
 	}
 	return out
 }
