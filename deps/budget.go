@@ -49,7 +49,7 @@ func newVersioned(b *builder, budget int) *versioned {
 // fresh returns a new node for a definition of name at pos (up to
 // MaxVersions per site).
 func (b *versioned) fresh(name string, f *file, pos token.Pos, fn *function) int {
-	site := nodeKey{name, f.path, pos}
+	site := nodeKey{name, f, pos}
 	sv := b.sites[site]
 	if sv.n >= MaxVersions {
 		if b.reused == 0 {

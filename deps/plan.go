@@ -30,6 +30,11 @@ type planIdent struct {
 	pos    token.Pos
 	key    string // file.key
 	header bool   // read for its length alone (len(x), cap(x))
+	// where the variable lives as seen from fn, the function whose frames
+	// evaluate the plan's node (function.scopeOf, kept: a map lookup by
+	// key at every read otherwise)
+	fn    *function
+	scope scopeOf
 }
 
 type planCall struct{ pos, lparen, rparen token.Pos }
@@ -233,7 +238,8 @@ func (b *summary) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance
 		roots[i] = rootOnlyMem
 	}
 ids:
-	for i, id := range rp.idents {
+	for i := range rp.idents {
+		id := &rp.idents[i]
 		for _, r := range skip {
 			if r[0] < id.pos && id.pos < r[1] {
 				continue ids
@@ -243,7 +249,10 @@ ids:
 		if root == rootOnlyMem {
 			continue
 		}
-		h, sc := fr.holder(id.key)
+		if id.fn != fr.fn {
+			id.fn, id.scope = fr.fn, fr.fn.scopeOf(id.key)
+		}
+		h, sc := fr.holderIn(id.scope), id.scope
 		pf := h // where decisions that skipped an assignment of it are
 		if pf == nil {
 			pf = fr

@@ -42,14 +42,20 @@ func (fn *function) scopeOf(k string) scopeOf {
 // then sc.global says whether a package-level variable answers).
 func (fr *frame) holder(k string) (f *frame, sc scopeOf) {
 	s := fr.fn.scopeOf(k)
+	return fr.holderIn(s), s
+}
+
+// holderIn returns the frame holding the variable whose scope, as seen
+// from fr's function, is s (nil: see holder).
+func (fr *frame) holderIn(s scopeOf) *frame {
 	if s.hops < 0 {
-		return nil, s
+		return nil
 	}
-	f = fr
+	f := fr
 	for i := 0; i < s.hops && f != nil; i++ {
 		f = f.lex
 	}
-	return f, s
+	return f
 }
 
 // returnName is the name of fn's return-value node.

@@ -125,9 +125,11 @@ func locKey(l loc) (memKey, bool) {
 	return memKey{}, false
 }
 
+// nodeKey identifies a summary node: a name at a position of a file (a
+// file's pointer, one per path: hashing it costs less than its path).
 type nodeKey struct {
 	name string
-	file string
+	file *file
 	pos  token.Pos
 }
 
@@ -287,7 +289,7 @@ func (b *builder) note(s string) {
 
 // node returns the node for name at pos of f, creating it.
 func (b *builder) node(name string, f *file, pos token.Pos, fn *function) int {
-	k := nodeKey{name, f.path, pos}
+	k := nodeKey{name, f, pos}
 	if id, ok := b.nodes[k]; ok {
 		return id
 	}

@@ -39,7 +39,10 @@ import (
 )
 
 func TestQuiet(t *testing.T) {
-	os.WriteFile(` + strconv.Quote(pidFile) + `, []byte(strconv.Itoa(os.Getpid())), 0o644)
+	// Written aside, then renamed: the run is stopped as soon as the
+	// file shows, which must not be before its pid is in it.
+	os.WriteFile(` + strconv.Quote(pidFile+".new") + `, []byte(strconv.Itoa(os.Getpid())), 0o644)
+	os.Rename(` + strconv.Quote(pidFile+".new") + `, ` + strconv.Quote(pidFile) + `)
 	time.Sleep(2 * time.Minute)
 	if Sum(1, 2) != 3 {
 		t.Fatal("sum")
