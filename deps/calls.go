@@ -190,7 +190,7 @@ func (b *builder) entryOf(fr *frame) int {
 	}
 	if fr.entryNode < 0 {
 		f := fr.entryBy.fn.file
-		id := b.view.fresh("<"+f.text(fr.entry.Fun)+"()>", f, fr.entry.Pos(), fr.entryBy.fn)
+		id := b.view.fresh(f.entryName(fr.entry), f, fr.entry.Pos(), fr.entryBy.fn)
 		b.g.Nodes[id].Count++
 		b.edge(fr.entryCtrl, id, Control)
 		fr.entryNode = id

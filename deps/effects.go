@@ -90,7 +90,7 @@ func (b *builder) returned(fr *frame) {
 		return
 	}
 	fn := fr.fn
-	n := b.view.fresh("<"+fn.name+"() writes>", fn.file, fn.decl.Pos(), fn)
+	n := b.view.fresh(fn.effectsName(), fn.file, fn.decl.Pos(), fn)
 	b.g.Nodes[n].Count++
 	ids := make([]int, 0, len(fr.effects))
 	for id := range fr.effects {

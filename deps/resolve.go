@@ -66,6 +66,14 @@ func (fn *function) returnName() string {
 	return fn.retName
 }
 
+// effectsName is the name of fn's effects node.
+func (fn *function) effectsName() string {
+	if fn.effName == "" {
+		fn.effName = "<" + fn.name + "() writes>"
+	}
+	return fn.effName
+}
+
 // params returns paramNames of a function site's info, once per site.
 func (p *program) params(site int) []string {
 	if p.paramNames == nil {

@@ -83,23 +83,25 @@ type function struct {
 	entry   int                // id of the unit that runs first (exit for an empty body)
 	scopes  map[string]scopeOf // scopeOf's answers, by key
 	retName string             // "<F() return value>"
+	effName string             // "<F() writes>"
 	owned   map[string]bool    // owns's answers, by key
 }
 
 // file is one parsed source file.
 type file struct {
-	path  string
-	sf    *srcset.File // its text, syntax and positions
-	fset  *token.FileSet
-	tf    *token.File
-	ast   *ast.File
-	src   []byte
-	funcs []*function
-	units []*unit // every unit of the file, sorted by position
-	decls map[*ast.Object]token.Pos
-	keys  map[*ast.Ident]string          // key's answers
-	texts map[ast.Node]string            // text's answers
-	calls map[[2]token.Pos]*ast.CallExpr // findCall's answers
+	path    string
+	sf      *srcset.File // its text, syntax and positions
+	fset    *token.FileSet
+	tf      *token.File
+	ast     *ast.File
+	src     []byte
+	funcs   []*function
+	units   []*unit // every unit of the file, sorted by position
+	decls   map[*ast.Object]token.Pos
+	keys    map[*ast.Ident]string          // key's answers
+	texts   map[ast.Node]string            // text's answers
+	entries map[*ast.CallExpr]string       // entryName's answers
+	calls   map[[2]token.Pos]*ast.CallExpr // findCall's answers
 	// globals are the package-level variable names of the file's
 	// directory (source.globals).
 	globals map[string]bool
@@ -482,6 +484,20 @@ func (f *file) text(n ast.Node) string {
 		f.texts = map[ast.Node]string{}
 	}
 	f.texts[n] = t
+	return t
+}
+
+// entryName is the name of the node of a call's entry, "<f()>", made
+// once per call site (it was a string made at every call replayed).
+func (f *file) entryName(c *ast.CallExpr) string {
+	if t, ok := f.entries[c]; ok {
+		return t
+	}
+	t := "<" + f.text(c.Fun) + "()>"
+	if f.entries == nil {
+		f.entries = map[*ast.CallExpr]string{}
+	}
+	f.entries[c] = t
 	return t
 }
 
