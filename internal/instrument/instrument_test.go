@@ -519,8 +519,8 @@ func TestInstrumentWidening(t *testing.T) {
 // reads shared memory in deep values, and goroutine states move between
 // goroutines that reuse a descriptor).
 // TestHazardsNoInline runs the hazards fixture as the analyses build it,
-// every event kind compiled without inlining (steps and an if's
-// decisions then statements of their own). Its allocation tests are left
+// every event kind compiled without inlining (an if's decisions, writes'
+// and call statements' records then guarded statements of their own). Its allocation tests are left
 // out: without inlining, what allocates is the compiler's choice
 // (Config.NoInline).
 func TestHazardsNoInline(t *testing.T) {

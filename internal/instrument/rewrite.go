@@ -528,9 +528,9 @@ func (r *fileRewriter) mark(fs *funcState, s ast.Stmt) {
 // TestIssue22, a compressor's loops, ran its test binary 185 s with
 // every probe a call, 125 s with the records of writes, call
 // statements, an if's decisions and statement steps guarded, 135 s
-// without the steps': their guards, one per statement, made the
-// package's compile 12% longer where the others cost nothing measurable,
-// so steps stay calls.
+// without the steps'. The guards cost compile time (their branches):
+// brotli's instrumented package 12 to 20% longer as kept, the steps'
+// some 11% more for 7% of the run, so steps stay calls.
 func (r *fileRewriter) guard(call string) string {
 	if r.noInline {
 		return fmt.Sprintf("if !%s.Mute {%s}", tName, call)

@@ -34,8 +34,8 @@ func TestRewriteGolden(t *testing.T) {
 		{"statements only", trace.EventStmt, false, "mid.stmt.golden"},
 		{"statements and branches", trace.EventStmt | trace.EventBranch, false, "mid.branch.golden"},
 		{"every event kind", trace.AllEvents, false, "mid.all.golden"},
-		// An analysis's build: steps and an if's decisions are statements
-		// guarded by the muted flag.
+		// An analysis's build: an if's decisions, writes' records and call
+		// statements' records are statements guarded by the muted flag.
 		{"every event kind, compiled without inlining", trace.AllEvents, true, "mid.all-l.golden"},
 	}
 	for _, tt := range tests {
