@@ -302,12 +302,22 @@ func decisionName(u *unit) string {
 	return "<test>"
 }
 
-// exprName names what an expression statement does: "<t.Errorf()>".
+// exprName names what an expression statement does: "<t.Errorf()>",
+// made once per call (it was a string made at every statement run).
 func exprName(f *file, e ast.Expr) string {
-	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok {
-		return "<" + callName(f, c) + ">"
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return "<expr>"
 	}
-	return "<expr>"
+	if t, ok := f.stmtNames[c]; ok {
+		return t
+	}
+	t := "<" + callName(f, c) + ">"
+	if f.stmtNames == nil {
+		f.stmtNames = map[*ast.CallExpr]string{}
+	}
+	f.stmtNames[c] = t
+	return t
 }
 
 // copyDest returns the variable a call of the builtin copy writes into

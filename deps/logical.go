@@ -56,7 +56,7 @@ func (b *builder) operandsIn(fr *frame, in *instance, root ast.Node) {
 		if ctrl < 0 {
 			ctrl = b.control(fr, u)
 		}
-		id := b.view.fresh("<"+x.Op.String()+">", u.fn.file, x.OpPos, u.fn)
+		id := b.view.fresh(logicalName(x.Op), u.fn.file, x.OpPos, u.fn)
 		b.g.Nodes[id].Count++
 		for _, s := range b.reads(fr, x.X, nil, in) {
 			b.edge(s, id, Data)
@@ -142,4 +142,13 @@ func (p *program) shortCircuited(n ast.Node, ops map[token.Pos]bool) [][2]token.
 		}
 	}
 	return out
+}
+
+// logicalName is the node name of an && or || operator, "<&&>" or
+// "<||>" (a constant: it is made at every operator evaluated).
+func logicalName(op token.Token) string {
+	if op == token.LAND {
+		return "<&&>"
+	}
+	return "<||>"
 }

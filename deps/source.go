@@ -89,19 +89,20 @@ type function struct {
 
 // file is one parsed source file.
 type file struct {
-	path    string
-	sf      *srcset.File // its text, syntax and positions
-	fset    *token.FileSet
-	tf      *token.File
-	ast     *ast.File
-	src     []byte
-	funcs   []*function
-	units   []*unit // every unit of the file, sorted by position
-	decls   map[*ast.Object]token.Pos
-	keys    map[*ast.Ident]string          // key's answers
-	texts   map[ast.Node]string            // text's answers
-	entries map[*ast.CallExpr]string       // entryName's answers
-	calls   map[[2]token.Pos]*ast.CallExpr // findCall's answers
+	path      string
+	sf        *srcset.File // its text, syntax and positions
+	fset      *token.FileSet
+	tf        *token.File
+	ast       *ast.File
+	src       []byte
+	funcs     []*function
+	units     []*unit // every unit of the file, sorted by position
+	decls     map[*ast.Object]token.Pos
+	keys      map[*ast.Ident]string          // key's answers
+	texts     map[ast.Node]string            // text's answers
+	entries   map[*ast.CallExpr]string       // entryName's answers
+	stmtNames map[*ast.CallExpr]string       // exprName's answers
+	calls     map[[2]token.Pos]*ast.CallExpr // findCall's answers
 	// globals are the package-level variable names of the file's
 	// directory (source.globals).
 	globals map[string]bool
