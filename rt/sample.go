@@ -12,10 +12,12 @@ import (
 
 // Sampling, at two levels. A function's activations are sampled at its
 // entry (Enter): an activation not sampled gets the test's muted state,
-// and every event in it costs one inlined test of t.Mute. In the
-// activations sampled, each event passes through on: for an event that is
-// not recorded it is a load, a decrement and a store, no lock, no atomic
-// instruction. calls holds, per site, how many of its next events
+// and every event in it costs one inlined test of t.Mute (compiled
+// without inlining, a call, or the instrumented code's own test of the
+// flag where the record stands as a statement). In the activations
+// sampled, each event passes through on: for an event that is not
+// recorded it is a load, a decrement and a store, no lock, no atomic
+// instruction (skipped, written out in the probes under noInline). calls holds, per site, how many of its next events
 // to skip; the slow path (pick) runs for the events recorded and sets the
 // next gap: none for the first callLimit events of a site, then up to the
 // next event numbered by a power of two, so that a site's records grow

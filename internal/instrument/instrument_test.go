@@ -601,11 +601,20 @@ func TestSamplePerTest(t *testing.T) {
 // without one (a budget < 0) every call is recorded.
 func TestEventBudget(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/budget")
-	for _, budget := range []int{-1, 50} {
+	// Each site's records, by tag, of the build with inlining: the build
+	// without (an analysis's, whose probes skip what sampling skips
+	// themselves, and whose statement-level records test the muted flag
+	// first) must record the same.
+	var inlined map[[2]int]int
+	for _, c := range []struct {
+		budget   int
+		noInline bool
+	}{{-1, false}, {-1, true}, {50, false}, {50, true}} {
+		budget := c.budget
 		traceDir := t.TempDir()
 		var out bytes.Buffer
 		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.AllEvents,
-			TraceDir: traceDir, Stdout: &out, Stderr: &out, EventBudget: budget})
+			TraceDir: traceDir, Stdout: &out, Stderr: &out, EventBudget: budget, NoInline: c.noInline})
 		if err != nil || res.ExitCode != 0 {
 			t.Fatalf("budget %d: %v, exit %d\n%s", budget, err, res.ExitCode, out.Bytes())
 		}
@@ -615,10 +624,17 @@ func TestEventBudget(t *testing.T) {
 		}
 		p := tr.Processes[0]
 		entries := 0
+		records := map[[2]int]int{}
 		for _, e := range p.Events {
+			records[[2]int{int(e.Tag), e.Site}]++
 			if e.Tag == trace.TagEnter && strings.HasSuffix(tr.Sites.Sites[e.Site].Func, ".Inc") {
 				entries++
 			}
+		}
+		if !c.noInline {
+			inlined = records
+		} else if !reflect.DeepEqual(records, inlined) {
+			t.Errorf("budget %d: without inlining the sites recorded %v, with inlining %v", budget, records, inlined)
 		}
 		wantEntries, wantBudget := 300, uint64(0)
 		if budget > 0 {
