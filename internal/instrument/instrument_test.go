@@ -606,6 +606,7 @@ func TestEventBudget(t *testing.T) {
 	// themselves, and whose statement-level records test the muted flag
 	// first) must record the same.
 	var inlined map[[2]int]int
+	var inlinedHits []int
 	for _, c := range []struct {
 		budget   int
 		noInline bool
@@ -631,10 +632,22 @@ func TestEventBudget(t *testing.T) {
 				entries++
 			}
 		}
+		// The statements and branch outcomes run: the build without
+		// inlining runs a muted activation's plain copy of Steps, whose
+		// counters must be the instrumented body's.
+		var hits []int
+		for _, tt := range p.Tests {
+			hits = append(hits, tt.Hits...)
+		}
 		if !c.noInline {
-			inlined = records
-		} else if !reflect.DeepEqual(records, inlined) {
-			t.Errorf("budget %d: without inlining the sites recorded %v, with inlining %v", budget, records, inlined)
+			inlined, inlinedHits = records, hits
+		} else {
+			if !reflect.DeepEqual(records, inlined) {
+				t.Errorf("budget %d: without inlining the sites recorded %v, with inlining %v", budget, records, inlined)
+			}
+			if !reflect.DeepEqual(hits, inlinedHits) {
+				t.Errorf("budget %d: without inlining the sites run were %v, with inlining %v", budget, hits, inlinedHits)
+			}
 		}
 		wantEntries, wantBudget := 300, uint64(0)
 		if budget > 0 {

@@ -79,6 +79,9 @@ type fileRewriter struct {
 	raised    bool     // the file is compiled as go1.21 (directives.go)
 	prelude   string   // written before everything else
 	quiet     [][2]int // offsets where edits stand without their /*line*/ comment
+
+	made  map[trace.Site][]uint32 // the sites added, by what they are (noInline: for plain copies)
+	reuse *siteReuse              // a plain copy's pass: sites taken from made, none added
 }
 
 // funcState tracks one function body being instrumented.
@@ -122,7 +125,15 @@ func (r *fileRewriter) position(p token.Pos) token.Position {
 
 func (r *fileRewriter) site(kind trace.Kind, from, to token.Pos, fn, info string) uint32 {
 	a, b := r.position(from), r.position(to)
-	return r.sites.add(trace.Site{Kind: kind, File: r.path, Line: a.Line, Col: a.Column, EndLine: b.Line, EndCol: b.Column, Func: fn, Info: info})
+	s := trace.Site{Kind: kind, File: r.path, Line: a.Line, Col: a.Column, EndLine: b.Line, EndCol: b.Column, Func: fn, Info: info}
+	if r.reuse != nil {
+		return r.reuse.take(s)
+	}
+	id := r.sites.add(s)
+	if r.made != nil {
+		r.made[s] = append(r.made[s], id)
+	}
+	return id
 }
 
 // rewrite instruments the file and returns the new source, or nil when
@@ -130,6 +141,9 @@ func (r *fileRewriter) site(kind trace.Kind, from, to token.Pos, fn, info string
 func (r *fileRewriter) rewrite() []byte {
 	r.goRoots = map[*ast.FuncLit]uint32{}
 	r.lits = map[*ast.BlockStmt]*ast.FuncLit{}
+	if r.noInline {
+		r.made = map[trace.Site][]uint32{}
+	}
 	if !r.goVersionAtLeast(raisedVersion) && (r.toolchain == 0 || r.toolchain >= raiseMin) {
 		r.raiseVersion()
 	}
@@ -149,7 +163,7 @@ func (r *fileRewriter) rewrite() []byte {
 		}
 		r.funcBody(fd.Type, fd.Recv, fd.Body, name, nil, fd)
 	}
-	r.redirectExits()
+	r.redirectExits(r.file)
 	if !r.changed() {
 		return nil
 	}
@@ -315,6 +329,12 @@ func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast
 	}
 	if fs.stream && r.events&trace.EventFunc != 0 {
 		r.funcEvents(&pro, fs, ft, recv, body, decl)
+		if r.copyable(fs, body) {
+			if text, ok := r.plainBody(fs, body); ok {
+				pro.WriteString("if " + tName + ".Mute {" + text + "} else {")
+				r.insert(r.offset(body.Rbrace), true, 2000, "}")
+			}
+		}
 	} else if fs.usesT {
 		fmt.Fprintf(&pro, "%s := %s.Cur();", tName, rtName)
 	}
@@ -997,8 +1017,8 @@ func isComparison(e ast.Expr) bool {
 
 // redirectExits makes os.Exit and log.Fatal* write the trace first, and
 // testing.AllocsPerRun measure with no stream records written.
-func (r *fileRewriter) redirectExits() {
-	ast.Inspect(r.file, func(n ast.Node) bool {
+func (r *fileRewriter) redirectExits(root ast.Node) {
+	ast.Inspect(root, func(n ast.Node) bool {
 		sel, ok := n.(*ast.SelectorExpr)
 		if !ok {
 			return true
@@ -1040,6 +1060,20 @@ func (r *fileRewriter) redirectExits() {
 // and a /*line*/ comment after every edit, so that every original token
 // keeps its original file, line and column.
 func (r *fileRewriter) apply() []byte {
+	r.sortEdits()
+	var out strings.Builder
+	out.Grow(len(r.src) + len(r.edits)*48)
+	out.WriteString(r.prelude)
+	fmt.Fprintf(&out, "//line %s:1:1\n", r.path)
+	r.write(&out, 0, len(r.src), r.lineNames())
+	for _, t := range r.tail {
+		out.WriteString("\n" + t + "\n")
+	}
+	return []byte(out.String())
+}
+
+// sortEdits puts the edits in the order apply writes them.
+func (r *fileRewriter) sortEdits() {
 	sort.SliceStable(r.edits, func(i, j int) bool {
 		a, b := r.edits[i], r.edits[j]
 		if a.off != b.off {
@@ -1059,13 +1093,16 @@ func (r *fileRewriter) apply() []byte {
 		}
 		return a.seq < b.seq
 	})
-	var out strings.Builder
-	out.Grow(len(r.src) + len(r.edits)*48)
-	out.WriteString(r.prelude)
-	fmt.Fprintf(&out, "//line %s:1:1\n", r.path)
-	names := r.lineNames()
-	prev := 0
+}
+
+// write writes the source from offset from to offset to with the sorted
+// edits made there, a /*line*/ comment after each.
+func (r *fileRewriter) write(out *strings.Builder, from, to int, names map[string]string) {
+	prev := from
 	for i, e := range r.edits {
+		if e.off < from || e.off > to {
+			continue
+		}
 		if e.off < prev {
 			// An edit inside replaced text: cannot happen with the rules
 			// above; keep the output valid by dropping it.
@@ -1085,9 +1122,7 @@ func (r *fileRewriter) apply() []byte {
 		}
 		out.WriteString(r.restore(prev, names))
 	}
-	out.Write(r.src[prev:])
-	for _, t := range r.tail {
-		out.WriteString("\n" + t + "\n")
+	if prev < to {
+		out.Write(r.src[prev:to])
 	}
-	return []byte(out.String())
 }

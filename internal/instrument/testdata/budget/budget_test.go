@@ -10,4 +10,11 @@ func TestMany(t *testing.T) {
 	if x != 300 {
 		t.Fatal(x)
 	}
+	total := 0
+	for i := 0; i < 300; i++ {
+		total += Steps(i)
+	}
+	if total != 29410 {
+		t.Fatal(total)
+	}
 }
