@@ -525,6 +525,7 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 		j := i
 		base := uint32(len(sites.sites))
 		used := false
+		var rs []*fileRewriter
 		for ; j < len(jobs) && jobs[j].key == jobs[i].key; j++ {
 			jb := jobs[j]
 			src, err := os.ReadFile(jb.path)
@@ -536,9 +537,13 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 				res.Notes = append(res.Notes, fmt.Sprintf("%s: not instrumented: changed while loading", jb.path))
 				continue
 			}
-			r := &fileRewriter{fset: jb.p.Fset, info: jb.p.TypesInfo, pkg: jb.p.Types, file: jb.f, tokFile: tf, src: src,
+			rs = append(rs, &fileRewriter{fset: jb.p.Fset, info: jb.p.TypesInfo, pkg: jb.p.Types, file: jb.f, tokFile: tf, src: src,
 				path: jb.path, events: cfg.Events, isTest: jb.test, sites: sites, ctrBase: base, race: race, inlined: cfg.Inlinable,
-				noInline: cfg.NoInline && !hasGcflags(cfg.GoFlags), toolchain: toolchain, rtImport: rtImport, funcs: cfg.Funcs, tests: cfg.Tests}
+				noInline: cfg.NoInline && !hasGcflags(cfg.GoFlags), toolchain: toolchain, rtImport: rtImport, funcs: cfg.Funcs, tests: cfg.Tests})
+		}
+		clones := cloneSet(rs)
+		for _, r := range rs {
+			r.clones = clones
 			out := r.rewrite()
 			res.Notes = append(res.Notes, r.notes...)
 			if out == nil {
@@ -546,11 +551,11 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 			}
 			used = true
 			n++
-			dst := filepath.Join(work, "src", fmt.Sprintf("%d_%s", n, filepath.Base(jb.path)))
+			dst := filepath.Join(work, "src", fmt.Sprintf("%d_%s", n, filepath.Base(r.path)))
 			if err := writeFile(dst, out); err != nil {
 				return nil, err
 			}
-			overlay[jb.path] = dst
+			overlay[r.path] = dst
 		}
 		count := uint32(len(sites.sites)) - base
 		if used && count > 0 && cfg.Events&(trace.EventStmt|trace.EventBranch) != 0 {

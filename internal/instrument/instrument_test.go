@@ -642,6 +642,32 @@ func TestEventBudget(t *testing.T) {
 		if !c.noInline {
 			inlined, inlinedHits = records, hits
 		} else {
+			// sign's activations that muted activations of Steps make run
+			// its plain function, unsampled: fewer of its events are
+			// recorded (when Steps's calls are sampled at all).
+			fewer := 0
+			for k, n := range records {
+				if !strings.HasSuffix(tr.Sites.Sites[k[1]].Func, ".sign") {
+					continue
+				}
+				if n > inlined[k] {
+					t.Errorf("budget %d: without inlining sign's site %d recorded %c %d times, with inlining %d", budget, k[1], k[0], n, inlined[k])
+				}
+				if k[0] == trace.TagEnter && n < inlined[k] {
+					fewer++
+				}
+				delete(records, k)
+			}
+			for k := range inlined {
+				if strings.HasSuffix(tr.Sites.Sites[k[1]].Func, ".sign") {
+					delete(inlined, k)
+				}
+			}
+			if muted := budget > 0; muted && fewer == 0 {
+				t.Errorf("budget %d: without inlining sign's entries are as many as with inlining: no plain function ran", budget)
+			} else if !muted && fewer != 0 {
+				t.Errorf("budget %d: without inlining sign's entries are fewer than with inlining, with no activation muted", budget)
+			}
 			if !reflect.DeepEqual(records, inlined) {
 				t.Errorf("budget %d: without inlining the sites recorded %v, with inlining %v", budget, records, inlined)
 			}

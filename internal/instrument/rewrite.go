@@ -80,8 +80,9 @@ type fileRewriter struct {
 	prelude   string   // written before everything else
 	quiet     [][2]int // offsets where edits stand without their /*line*/ comment
 
-	made  map[trace.Site][]uint32 // the sites added, by what they are (noInline: for plain copies)
-	reuse *siteReuse              // a plain copy's pass: sites taken from made, none added
+	made   map[trace.Site][]uint32 // the sites added, by what they are (noInline: for plain copies)
+	clones map[*types.Func]bool    // the package's functions with a plain function (cloneSet)
+	reuse  *siteReuse              // a plain copy's pass: sites taken from made, none added
 }
 
 // funcState tracks one function body being instrumented.
@@ -329,10 +330,20 @@ func (r *fileRewriter) funcBody(ft *ast.FuncType, recv *ast.FieldList, body *ast
 	}
 	if fs.stream && r.events&trace.EventFunc != 0 {
 		r.funcEvents(&pro, fs, ft, recv, body, decl)
+		text, ok := "", false
 		if r.copyable(fs, body) {
-			if text, ok := r.plainBody(fs, body); ok {
+			if text, ok = r.plainBody(fs, body); ok {
 				pro.WriteString("if " + tName + ".Mute {" + text + "} else {")
 				r.insert(r.offset(body.Rbrace), true, 2000, "}")
+			}
+		}
+		if decl != nil && parent == nil {
+			// Calls in other plain copies name it: it must be declared.
+			if obj, _ := r.info.Defs[decl.Name].(*types.Func); obj != nil && r.clones[obj] {
+				if !ok {
+					text = ""
+				}
+				r.tail = append(r.tail, r.plainFunc(decl, text))
 			}
 		}
 	} else if fs.usesT {

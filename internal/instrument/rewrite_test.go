@@ -50,6 +50,7 @@ func TestRewriteGolden(t *testing.T) {
 			}
 			r := &fileRewriter{fset: p.Fset, info: p.TypesInfo, pkg: p.Types, file: f, tokFile: p.Fset.File(f.Pos()),
 				src: src, path: "/m/mid.go", events: tt.events, sites: &siteTable{}, noInline: tt.noInline}
+			r.clones = cloneSet([]*fileRewriter{r})
 			out := r.rewrite()
 			if _, err := parser.ParseFile(token.NewFileSet(), "mid.go", out, parser.SkipObjectResolution); err != nil {
 				t.Errorf("%s: output does not parse: %v\n%s", tt.reason, err, out)

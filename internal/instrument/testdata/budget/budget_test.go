@@ -14,7 +14,7 @@ func TestMany(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		total += Steps(i)
 	}
-	if total != 29410 {
+	if total != 29646 {
 		t.Fatal(total)
 	}
 }

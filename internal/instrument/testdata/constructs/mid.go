@@ -62,3 +62,19 @@ func Sign(x int) string {
 		return "zero"
 	}
 }
+
+// Stack is a stack of ints.
+type Stack struct{ xs []int }
+
+// Push pushes x.
+func (s *Stack) Push(x int) { s.xs = append(s.xs, x) }
+
+// PushAll pushes the middle of each three, then the sum of the first.
+// Compiled without inlining, its plain copy calls Middle's and Push's
+// plain functions; Gen records counters only and has none.
+func PushAll(s *Stack, xs [][3]int) {
+	for _, x := range xs {
+		s.Push(Middle(x[0], x[1], x[2]))
+	}
+	s.Push(Gen(xs[0][:]))
+}
