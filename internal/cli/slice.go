@@ -80,7 +80,7 @@ func runSlice(e *env, args []string) int {
 	forward := fs.Bool("forward", false, "slice forward: what the criterion influenced")
 	testOut := fs.Bool("testout", false, "show go test's output on standard error")
 	precise := fs.Bool("precise", false, "slice over execution instances (each definition its own node; the events are streamed from the trace)")
-	calls := fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` stream events of each site in full, then only those numbered by powers of two; 100 once the test binary has recorded 2^25 events (-1: all; -precise records all unless given)")
+	calls := fs.Int("calls", instrument.DefaultCallLimit, "record the first `N` stream events of each site in full, then only those numbered by powers of two; a call not recorded runs its function uninstrumented, and the calls it makes too (they are not counted); 100 once the test binary has recorded 2^25 events (-1: all; -precise records all unless given)")
 	checked := fs.Bool("checked", false, "checked coverage: per test and package, the executed statements in the backward slice of the tests' checks (-format json or text)")
 	timeout := addTimeoutFlag(fs)
 	wf := addWebFlags(fs)

@@ -642,8 +642,8 @@ func TestEventBudget(t *testing.T) {
 		if !c.noInline {
 			inlined, inlinedHits = records, hits
 		} else {
-			// sign's activations that muted activations of Steps make run
-			// its plain function, unsampled: fewer of its events are
+			// sign's activations that muted activations of Steps make
+			// run its plain function, unsampled: fewer of its events are
 			// recorded (when Steps's calls are sampled at all).
 			fewer := 0
 			for k, n := range records {

@@ -623,3 +623,55 @@ func Sign(n int) string {
 		return "odd"
 	}
 }
+
+// Functions named _ are never called, and a package may declare several:
+// none gets a plain function (two would collide).
+func _() { _ = Sum(1, 2) }
+
+func _() { _ = Sum(3) }
+
+// PlainCalls calls functions whose plain functions (compiled without
+// inlining) must name what their declarations leave unnamed or blank, and
+// pass a variadic parameter and type parameters on; its calls past the
+// first ten thousand are muted and call them.
+func PlainCalls() int {
+	var u unnamedRecv
+	return blankParam(1, 2) + unnamedParams(3, "x") + u.get(4) + countGen("a", "b") + countGen[string]()
+}
+
+func blankParam(_, b int) int { return b }
+
+func unnamedParams(int, string) int { return 1 }
+
+type unnamedRecv struct{}
+
+func (unnamedRecv) get(x int) int { return x }
+
+func countGen[S ~string](xs ...S) int {
+	n := 0
+	for range xs {
+		n++
+	}
+	return n
+}
+
+// Redeclared assigns its result err with := beside a new variable and
+// returns bare: a copy of its body in a block of its own would declare a
+// second err there, and return without it (or not compile).
+func Redeclared(s string) (n int, err error) {
+	m, err := parseDigit(s)
+	if fmt.Sprint(m) != strings.TrimSpace(fmt.Sprint(m)) {
+		panic(m)
+	}
+	n = m
+	return
+}
+
+func parseDigit(s string) (int, error) {
+	if len(s) != 1 || s[0] < '0' || s[0] > '9' {
+		return 0, errNotDigit
+	}
+	return int(s[0] - '0'), nil
+}
+
+var errNotDigit = errors.New("not a digit")

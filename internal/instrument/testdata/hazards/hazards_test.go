@@ -83,3 +83,26 @@ func FuzzGoto(f *testing.F) {
 		check(t, "Goto", Goto(n), n)
 	})
 }
+
+// TestPlainCalls calls PlainCalls past the calls the instrumentation
+// samples.
+func TestPlainCalls(t *testing.T) {
+	for i := 0; i < 20000; i++ {
+		if got := PlainCalls(); got != 9 {
+			t.Fatalf("call %d: PlainCalls() = %d, want 9", i, got)
+		}
+	}
+}
+
+// TestRedeclared calls Redeclared past the calls the instrumentation
+// samples.
+func TestRedeclared(t *testing.T) {
+	for i := 0; i < 20000; i++ {
+		if n, err := Redeclared("x"); n != 0 || err == nil {
+			t.Fatalf("call %d: Redeclared(%q) = %d, %v, want an error", i, "x", n, err)
+		}
+		if n, err := Redeclared("7"); n != 7 || err != nil {
+			t.Fatalf("call %d: Redeclared(%q) = %d, %v, want 7", i, "7", n, err)
+		}
+	}
+}
