@@ -25,15 +25,22 @@ type mutationFlags struct {
 
 // mutationBudget is the mutation step's default time limit, building
 // included, for an instrumented run of the tests (loading, building and
-// running them) that took ran. It is a safety net for suites whose tests
-// are slow: the count (-mutation-max) decides what runs wherever the
-// tests are quick, so that the ranking does not depend on the machine's
-// load. Without it, 300 mutants of robfig/cron's failing test (which
-// waits on timers) ran the diagnosis past ten times its 39 s plain run;
-// with three times the run plus 10 s, fastjson-v1.5.1's 232 quick
-// mutants were cut at load 14.
+// running them) that took ran: twice the run, and at least 30 s. It is a
+// safety net for suites whose tests are slow: the count (-mutation-max)
+// decides what runs wherever the tests are quick, so that the ranking
+// does not depend on the machine's load (the 30 s are several times the
+// whole diagnosis of the real-fault corpus's bugs, whose runs take a
+// second or two; with three times the run plus 10 s, fastjson-v1.5.1's
+// 232 quick mutants were cut at load 14). Without it, 300 mutants of
+// robfig/cron's failing test (which waits on timers) ran the diagnosis
+// past ten times its 39 s plain run; with five times the run plus 30 s,
+// brotli's diagnosis of a fault that fails its TestIssue22 (a 5 s test
+// of a 7.6 s suite) took 143 s, 19x, the mutation step some 120 s of it,
+// where the rest takes 23 s; with twice the run (30 s) it takes 44 s,
+// none of its mutants run (three times, 40 s, ran none either: a mutant
+// of TestIssue22 is a build and an 8 s run beside the slicing run).
 func mutationBudget(ran time.Duration) time.Duration {
-	return 5*ran + 30*time.Second
+	return max(2*ran, 30*time.Second)
 }
 
 // defaultMutationMax is how many mutants the diagnosis makes and runs at

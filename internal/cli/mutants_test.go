@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/culprit-go/culprit/diagnosis"
 	"github.com/culprit-go/culprit/internal/instrument"
@@ -175,6 +176,23 @@ func TestPlanAlone(t *testing.T) {
 		p := planMutants(mutationFlags{funcs: 1, passing: 20}, first, g, b.Spectra(), times)
 		if p.alone["p"] != tt.alone {
 			t.Errorf("%d cases, %d failing, no time: alone %v, want %v", tt.cases, tt.failing, p.alone["p"], tt.alone)
+		}
+	}
+}
+
+// TestMutationBudget checks the mutation step's default limit: at least
+// 30 s for the quick suites the count bounds, twice the instrumented run
+// for slow ones, so that the diagnosis of a suite whose run takes
+// minutes stays within some ten times it.
+func TestMutationBudget(t *testing.T) {
+	for _, c := range []struct{ ran, want time.Duration }{
+		{time.Second, 30 * time.Second},
+		{15 * time.Second, 30 * time.Second},
+		{17 * time.Second, 34 * time.Second},
+		{2 * time.Minute, 4 * time.Minute},
+	} {
+		if got := mutationBudget(c.ran); got != c.want {
+			t.Errorf("mutationBudget(%s) = %s, want %s", c.ran, got, c.want)
 		}
 	}
 }

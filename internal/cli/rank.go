@@ -105,7 +105,7 @@ func runRank(e *env, args []string) int {
 	slices := fs.Int("slices", maxSliced, "slice up to `N` failing tests for the diagnosis, one of each group in turn, but not a package's whose trace is over 32 MiB (0: none)")
 	mutants := fs.Bool("mutants", true, "mutate the most suspicious functions' lines for the diagnosis")
 	cases := fs.Bool("cases", false, "diagnosis: count the cases of a sliced failing test that passed (a table-driven test without subtests) as passing runs (test case purification; off by default: on the real-fault corpus's training bugs it ranked faults that passing cases also ran lower)")
-	mutBudget := fs.Duration("mutation-budget", 0, "time limit of the mutation step, building included, a safety net for slow tests: mutants it leaves out are noted, and the ranking then depends on the machine's speed (default: 5x the instrumented run, loading and building included, plus 30s)")
+	mutBudget := fs.Duration("mutation-budget", 0, "time limit of the mutation step, building included, a safety net for slow tests: mutants it leaves out are noted, and the ranking then depends on the machine's speed (default: twice the instrumented run, loading and building included, and at least 30s)")
 	mutMax := fs.Int("mutation-max", defaultMutationMax, "make and run at most `N` mutants, the most suspicious lines' first, so that the diagnosis does not depend on the machine's speed (0: no cap)")
 	mutFuncs := fs.Int("mutate-funcs", 5, "mutate the lines of the `N` most suspicious functions")
 	timeout := fs.Duration("timeout", 0, "diagnosis: stop after `D` and rank with the evidence gathered by then, saying what was left out (default 0: slices and mutants may take ten times the instrumented test run plus a minute; negative: no limit)")
