@@ -33,8 +33,8 @@ import (
 // a test file's (tests, examples and their helpers take little time and
 // carry directives the go command reads), and not a body with a function
 // literal (the compiler numbers a function's literals, f.func1 and on, in
-// the order they appear: a copy would rename the instrumented ones) or a
-// go statement.
+// the order they appear: a copy would rename the instrumented ones), a
+// go statement or a type declaration (see plainable).
 
 // plainPrefix starts the name of a label in a plain copy.
 const plainPrefix = "_culpritP"
@@ -65,7 +65,7 @@ func (r *fileRewriter) copyable(fs *funcState, body *ast.BlockStmt) bool {
 }
 
 // plainable reports whether a body may be copied: it has statements, no
-// function literal or go statement, and no statement of its own block
+// function literal, go statement or type declaration, and no statement of its own block
 // declares with := a variable beside a parameter or result it assigns
 // (x, err := f(), err a result). The copies stand in blocks of their own,
 // where such a statement would declare a second err instead, the result
@@ -97,7 +97,10 @@ func (r *fileRewriter) plainable(body *ast.BlockStmt) bool {
 	ok := true
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n.(type) {
-		case *ast.FuncLit, *ast.GoStmt:
+		case *ast.FuncLit, *ast.GoStmt, *ast.TypeSpec:
+			// A type declared in the body would be two types, one per
+			// copy: a value the plain copy made would not equal one
+			// the instrumented body made (a context key's).
 			ok = false
 		}
 		return ok

@@ -675,3 +675,14 @@ func parseDigit(s string) (int, error) {
 }
 
 var errNotDigit = errors.New("not a digit")
+
+// LocalKey returns a value of a type declared in its body, as a context
+// key would be made: every call's is of the same type, so they compare
+// equal (two copies of the body would declare two types).
+func LocalKey(s string) interface{} {
+	type key struct{ s string }
+	if fmt.Sprint(s) != strings.TrimSpace(fmt.Sprint(s)) {
+		panic(s)
+	}
+	return key{s}
+}

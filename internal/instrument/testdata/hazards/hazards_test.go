@@ -106,3 +106,14 @@ func TestRedeclared(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalKey calls LocalKey past the calls the instrumentation
+// samples: its values stay equal.
+func TestLocalKey(t *testing.T) {
+	first := LocalKey("k")
+	for i := 0; i < 20000; i++ {
+		if k := LocalKey("k"); k != first {
+			t.Fatalf("call %d: LocalKey(%q) = %#v, not equal to the first call's %#v", i, "k", k, first)
+		}
+	}
+}
