@@ -129,6 +129,15 @@ func (r *fileRewriter) inQuiet(off int) bool {
 // go/token resolves them, to the names as written, which is what the
 // compiler reports.
 func (r *fileRewriter) lineNames() map[string]string {
+	if r.namesDone {
+		return r.names
+	}
+	r.names, r.namesDone = r.readLineNames(), true
+	return r.names
+}
+
+// readLineNames is lineNames, read from the file's comments.
+func (r *fileRewriter) readLineNames() map[string]string {
 	var names map[string]string
 	dir := filepath.Dir(r.path)
 	for _, g := range r.file.Comments {

@@ -36,7 +36,8 @@ import (
 // the order they appear: a copy would rename the instrumented ones), a
 // go statement or a type declaration (see plainable).
 
-// plainPrefix starts the name of a label in a plain copy.
+// plainPrefix starts the names of a plain copy's labels and of plain
+// functions.
 const plainPrefix = "_culpritP"
 
 // siteReuse gives a plain copy's pass the sites the instrumented pass
@@ -59,17 +60,28 @@ func (u *siteReuse) take(s trace.Site) uint32 {
 	return ids[n]
 }
 
+// maxPlainFile is the size of the largest file whose functions get plain
+// copies: generated files of megabytes (modernc.org/sqlite's lib, a
+// transpiled C library) take their compile's time and memory already,
+// and would take twice as much.
+const maxPlainFile = 1 << 20
+
 // copyable reports whether body gets a plain copy (see above).
 func (r *fileRewriter) copyable(fs *funcState, body *ast.BlockStmt) bool {
-	return r.noInline && !r.isTest && r.made != nil && fs.stream && r.events&trace.EventFunc != 0 && r.plainable(body)
+	return r.plainFile() && r.made != nil && fs.stream && r.plainable(body)
+}
+
+// plainFile reports whether the file's functions may get plain copies.
+func (r *fileRewriter) plainFile() bool {
+	return r.noInline && !r.isTest && len(r.src) <= maxPlainFile && r.events&trace.EventFunc != 0 && r.events&trace.StreamEvents != 0
 }
 
 // plainable reports whether a body may be copied: it has statements, no
-// function literal, go statement or type declaration, and no statement of its own block
-// declares with := a variable beside a parameter or result it assigns
-// (x, err := f(), err a result). The copies stand in blocks of their own,
-// where such a statement would declare a second err instead, the result
-// left alone.
+// function literal, go statement or type declaration, and no statement
+// of its own block declares with := a variable beside a parameter or
+// result it assigns (x, err := f(), err a result). The copies stand in
+// blocks of their own, where such a statement would declare a second err
+// instead, the result left alone.
 func (r *fileRewriter) plainable(body *ast.BlockStmt) bool {
 	if len(body.List) == 0 {
 		return false
@@ -138,7 +150,7 @@ func cloneSet(rs []*fileRewriter) map[*types.Func]bool {
 	}
 	var bodies []body
 	for _, r := range rs {
-		if !r.noInline || r.isTest || r.events&trace.EventFunc == 0 || r.events&trace.StreamEvents == 0 {
+		if !r.plainFile() {
 			continue
 		}
 		for _, d := range r.file.Decls {

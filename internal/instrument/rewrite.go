@@ -83,6 +83,9 @@ type fileRewriter struct {
 	made   map[trace.Site][]uint32 // the sites added, by what they are (noInline: for plain copies)
 	clones map[*types.Func]bool    // the package's functions with a plain function (cloneSet)
 	reuse  *siteReuse              // a plain copy's pass: sites taken from made, none added
+
+	names     map[string]string // lineNames, once read
+	namesDone bool
 }
 
 // funcState tracks one function body being instrumented.

@@ -198,9 +198,9 @@ func diffLines(a, b string) string {
 	return "equal"
 }
 
-// rewriteSource type-checks one file of package p, at /m/p.go, as the Go
-// version given, and instruments it with every event kind.
-func rewriteSource(t *testing.T, version, src string) []byte {
+// sourceRewriter type-checks one file of package p, at /m/p.go, as the Go
+// version given, and returns its rewriter for every event kind.
+func sourceRewriter(t *testing.T, version, src string) *fileRewriter {
 	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "/m/p.go", src, parser.ParseComments)
@@ -215,9 +215,15 @@ func rewriteSource(t *testing.T, version, src string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &fileRewriter{fset: fset, info: info, pkg: pkg, file: f, tokFile: fset.File(f.Pos()),
+	return &fileRewriter{fset: fset, info: info, pkg: pkg, file: f, tokFile: fset.File(f.Pos()),
 		src: []byte(src), path: "/m/p.go", events: trace.AllEvents, sites: &siteTable{}}
-	out := r.rewrite()
+}
+
+// rewriteSource type-checks one file of package p, at /m/p.go, as the Go
+// version given, and instruments it with every event kind.
+func rewriteSource(t *testing.T, version, src string) []byte {
+	t.Helper()
+	out := sourceRewriter(t, version, src).rewrite()
 	if _, err := parser.ParseFile(token.NewFileSet(), "p.go", out, parser.ParseComments); err != nil {
 		t.Fatalf("output does not parse: %v\n%s", err, out)
 	}
