@@ -34,7 +34,8 @@ import (
 // carry directives the go command reads), and not a body with a function
 // literal (the compiler numbers a function's literals, f.func1 and on, in
 // the order they appear: a copy would rename the instrumented ones), a
-// go statement or a type declaration (see plainable).
+// go statement or a type declaration (see plainable), and none in a file
+// over maxPlainFile.
 
 // plainPrefix starts the names of a plain copy's labels and of plain
 // functions.
@@ -87,14 +88,7 @@ func (r *fileRewriter) plainable(body *ast.BlockStmt) bool {
 		return false
 	}
 	for _, s := range body.List {
-		for {
-			l, ok := s.(*ast.LabeledStmt)
-			if !ok {
-				break
-			}
-			s = l.Stmt
-		}
-		as, ok := s.(*ast.AssignStmt)
+		as, ok := unlabel(s).(*ast.AssignStmt)
 		if !ok || as.Tok != token.DEFINE {
 			continue
 		}

@@ -528,14 +528,7 @@ func (r *fileRewriter) mark(fs *funcState, s ast.Stmt) {
 	if r.events&trace.EventStmt == 0 && !r.steps(fs) {
 		return
 	}
-	inner := s
-	for {
-		l, ok := inner.(*ast.LabeledStmt)
-		if !ok {
-			break
-		}
-		inner = l.Stmt
-	}
+	inner := unlabel(s)
 	if _, ok := inner.(*ast.EmptyStmt); ok {
 		return
 	}
@@ -1008,6 +1001,17 @@ func (r *fileRewriter) logicalAt(fs *funcState, e ast.Expr) {
 	}
 	r.insert(r.offset(e.Pos()), false, 0, open)
 	r.insert(r.offset(e.End()), true, 0, close)
+}
+
+// unlabel returns the statement s labels, through any labels, or s.
+func unlabel(s ast.Stmt) ast.Stmt {
+	for {
+		l, ok := s.(*ast.LabeledStmt)
+		if !ok {
+			return s
+		}
+		s = l.Stmt
+	}
 }
 
 func isComparison(e ast.Expr) bool {

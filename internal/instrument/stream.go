@@ -781,14 +781,7 @@ type afterText struct {
 // after inserts what records a statement's writes, comma-ok receives
 // and multi-value calls, after it.
 func (r *fileRewriter) after(fs *funcState, s ast.Stmt) {
-	inner := s
-	for {
-		l, ok := inner.(*ast.LabeledStmt)
-		if !ok {
-			break
-		}
-		inner = l.Stmt
-	}
+	inner := unlabel(s)
 	var texts []string
 	for _, p := range r.pendingAfter {
 		if p.stmt == inner {
