@@ -23,7 +23,14 @@ func (b *builder) end(fr *frame) []int {
 	b.seq++
 	ctrl := b.control(fr, u)
 	fr.units[u.id].exec = b.seq
-	b.ends = append(b.ends, ending{u: u, in: in, ctrl: ctrl})
+	if n := len(b.ends); n < cap(b.ends) {
+		// The slot's ids keep their array: end's result is read before
+		// the next instance ends at this depth.
+		b.ends = b.ends[:n+1]
+		b.ends[n] = ending{u: u, in: in, ctrl: ctrl, ids: b.ends[n].ids[:0]}
+	} else {
+		b.ends = append(b.ends, ending{u: u, in: in, ctrl: ctrl})
+	}
 	def := b.def
 	all := func() []int { return b.reads(fr, u.node, u.lhs, in) }
 	switch u.kind {
@@ -246,14 +253,17 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 			continue
 		}
 		_, plain := ast.Unparen(l).(*ast.Ident)
-		d := pending{root: f.key(rootIdent(l)), strong: plain, lhs: l}
+		// The slot is taken first: a pointer to a local would escape
+		// (the view's methods take it), an allocation per operand.
+		b.pending = append(b.pending, pending{root: f.key(rootIdent(l)), strong: plain, lhs: l})
+		d := &b.pending[len(b.pending)-1]
 		if rhs != nil {
 			d.rhs = rhs[i]
 		}
 		from := base
 		if rhs != nil {
 			var ok bool
-			if from, ok = b.view.assigned(fr, in, u, l, rhs[i], &d, def); !ok {
+			if from, ok = b.view.assigned(fr, in, u, l, rhs[i], d, def); !ok {
 				from = b.reads(fr, rhs[i], nil, in)
 				if !plain {
 					from = append(from, b.reads(fr, l, []ast.Expr{l}, in)...)
@@ -277,8 +287,7 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 		if _, ix := ast.Unparen(l).(*ast.IndexExpr); ix && in.wloc != nil && in.wloc[l.Pos()].Kind == trace.LocElem {
 			b.elemOnly[d.id] = true
 		}
-		b.view.defined(fr, in, u, &d, def)
-		b.pending = append(b.pending, d)
+		b.view.defined(fr, in, u, d, def)
 	}
 	// Definitions take effect after every read of the statement: a swap
 	// (a[i], a[j] = a[j], a[i]) reads both elements before either write.

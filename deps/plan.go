@@ -295,9 +295,29 @@ ids:
 	if len(out) == 0 {
 		return nil
 	}
-	// Copied out in one allocation (its callers keep it), not grown.
-	return append(make([]int, 0, len(out)), out...)
+	// Copied out (its callers keep it), capped so that appending to it
+	// copies: from a chunk shared by many reads, not an allocation each.
+	return b.keepInts(out)
 }
+
+// keepInts returns a copy of ids that its holder may keep, taken from
+// a chunk shared with other copies (its capacity its length, so that an
+// append copies it out).
+func (b *builder) keepInts(ids []int) []int {
+	n := len(ids)
+	if n > intChunk/8 {
+		return append(make([]int, 0, n), ids...)
+	}
+	if len(b.intArena)+n > cap(b.intArena) {
+		b.intArena = make([]int, 0, intChunk)
+	}
+	start := len(b.intArena)
+	b.intArena = append(b.intArena, ids...)
+	return b.intArena[start : start+n : start+n]
+}
+
+// intChunk is the size of keepInts's chunks, in ints.
+const intChunk = 1 << 14
 
 // addSorted adds the definitions of defs that leave does not leave out
 // (nil: none), in increasing order.
@@ -332,13 +352,15 @@ func (b *builder) instance(u *unit, pos token.Pos) *instance {
 // release takes back an ended instance (no one holds it any more),
 // keeping its maps, emptied.
 func (b *builder) release(in *instance) {
-	keep := instance{wrote: in.wrote, rets: in.rets, values: in.values[:0], rloc: in.rloc, wloc: in.wloc, refs: in.refs, calls: in.calls, extra: in.extra[:0], opNodes: in.opNodes[:0]}
+	keep := instance{wrote: in.wrote, rets: in.rets, values: in.values[:0], rloc: in.rloc, wloc: in.wloc, refs: in.refs, calls: in.calls, extra: in.extra[:0], opNodes: in.opNodes[:0], ops: in.ops, opDone: in.opDone}
 	clear(keep.wrote)
 	clear(keep.rets)
 	clear(keep.rloc)
 	clear(keep.wloc)
 	clear(keep.refs)
 	clear(keep.calls)
+	clear(keep.ops)
+	clear(keep.opDone)
 	*in = keep
 	b.free = append(b.free, in)
 }

@@ -23,6 +23,9 @@ type builder struct {
 	// deduplicated when it doubles is a third of a set's memory.
 	edges     []edgeKey
 	compactAt int
+	// edgeCache holds, per slot, an edge recently made plus one (0:
+	// none): edge drops a repeat found there.
+	edgeCache *[1 << edgeCacheBits]edgeKey
 	gors      map[int]*goroutine
 	last      map[*function]*frame // the latest frame of each function
 	global    map[string]map[int]bool
@@ -73,6 +76,7 @@ type builder struct {
 	posScratch  []token.Pos
 	idScratch   []int
 	outScratch  []int       // a read's nodes, before they are copied out
+	intArena    []int       // the chunk keepInts copies them into
 	free        []*instance // instances ended, for reuse
 
 	// The failure before the test's latest panic, back when it is
@@ -249,7 +253,7 @@ type instance struct {
 func newBuilder(prog *program, test *trace.Test) *builder {
 	b := &builder{
 		program: prog, test: test, g: &Graph{},
-		nodes: map[nodeKey]int{}, compactAt: minCompact,
+		nodes: map[nodeKey]int{}, compactAt: minCompact, edgeCache: new([1 << edgeCacheBits]edgeKey),
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
 		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
@@ -307,11 +311,23 @@ func (b *builder) edge(from, to int, kind EdgeKind) {
 	if from < 0 || to < 0 || from == to && kind == Control {
 		return
 	}
-	b.edges = append(b.edges, edgeKey(to)<<34|edgeKey(kind)<<30|edgeKey(from))
+	k := edgeKey(to)<<34 | edgeKey(kind)<<30 | edgeKey(from)
+	// A summary graph has few edges, each made again every time its
+	// statements run: a cache of the latest made, by hash, keeps most
+	// repeats out of the list (and its sorts).
+	slot := &b.edgeCache[uint64(k)*0x9E3779B97F4A7C15>>(64-edgeCacheBits)]
+	if *slot == k+1 {
+		return
+	}
+	*slot = k + 1
+	b.edges = append(b.edges, k)
 	if len(b.edges) >= b.compactAt {
 		b.compactEdges()
 	}
 }
+
+// edgeCacheBits is the log2 of builder.edgeCache's slots.
+const edgeCacheBits = 13
 
 // minCompact is the fewest edges compacted at once.
 const minCompact = 1 << 12
