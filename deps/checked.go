@@ -54,12 +54,12 @@ func (b *builder) checkNodes() {
 				if !isCheckStmt(u) {
 					continue
 				}
-				if id, ok := b.nodes[nodeKey{exprName(f, u.node.(*ast.ExprStmt).X), f, u.pos}]; ok {
+				if id, ok := b.nodeID(nodeKey{exprName(f, u.node.(*ast.ExprStmt).X), f, u.pos}); ok {
 					set[id] = true
 				}
 				for _, c := range u.ctrl {
 					cu := fn.units[c]
-					if id, ok := b.nodes[nodeKey{decisionName(cu), f, cu.pos}]; ok {
+					if id, ok := b.nodeID(nodeKey{decisionName(cu), f, cu.pos}); ok {
 						set[id] = true
 					}
 				}

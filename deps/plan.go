@@ -352,17 +352,21 @@ func (b *builder) instance(u *unit, pos token.Pos) *instance {
 // release takes back an ended instance (no one holds it any more),
 // keeping its maps, emptied.
 func (b *builder) release(in *instance) {
-	keep := instance{wrote: in.wrote, rets: in.rets, values: in.values[:0], rloc: in.rloc, wloc: in.wloc, refs: in.refs, calls: in.calls, extra: in.extra[:0], opNodes: in.opNodes[:0], ops: in.ops, opDone: in.opDone}
-	clear(keep.wrote)
-	clear(keep.rets)
-	clear(keep.rloc)
-	clear(keep.wloc)
-	clear(keep.refs)
-	clear(keep.calls)
-	clear(keep.ops)
-	clear(keep.opDone)
+	keep := instance{wrote: small(in.wrote), rets: small(in.rets), values: in.values[:0], rloc: small(in.rloc), wloc: small(in.wloc), refs: small(in.refs), calls: small(in.calls), extra: in.extra[:0], opNodes: in.opNodes[:0], ops: small(in.ops), opDone: small(in.opDone)}
 	*in = keep
 	b.free = append(b.free, in)
+}
+
+// small returns m emptied, or nil when it held more than a map's
+// smallest table does: clearing a map costs its capacity, not its
+// length, and an instance reused after a statement of many reads would
+// clear that capacity on every statement after it.
+func small[K comparable, V any](m map[K]V) map[K]V {
+	if len(m) > 8 {
+		return nil
+	}
+	clear(m)
+	return m
 }
 
 // namedValue is a value an instance wrote, with its write site's name.

@@ -14,10 +14,13 @@ import (
 // builder replays events into a graph.
 type builder struct {
 	*program
-	test  *trace.Test
-	g     *Graph
-	seg   segmenter // the run cut at its checks (Options.Segments)
-	nodes map[nodeKey]int
+	test *trace.Test
+	g    *Graph
+	seg  segmenter // the run cut at its checks (Options.Segments)
+	// nodes holds the nodes made, by position, then name and file: a
+	// position names one or two (a word for the map's hash, where the
+	// name was a string to hash on every statement run).
+	nodes map[token.Pos][]nodeAt
 	// edges holds the edges made, packed, and since the latest
 	// compaction (compactEdges) some twice: a list sorted and
 	// deduplicated when it doubles is a third of a set's memory.
@@ -137,6 +140,23 @@ type nodeKey struct {
 	pos  token.Pos
 }
 
+// nodeAt is a node made at a position: its name, file and ID.
+type nodeAt struct {
+	name string
+	file *file
+	id   int
+}
+
+// nodeID returns the node made for k, if any.
+func (b *builder) nodeID(k nodeKey) (int, bool) {
+	for _, n := range b.nodes[k.pos] {
+		if n.file == k.file && n.name == k.name {
+			return n.id, true
+		}
+	}
+	return -1, false
+}
+
 type goroutine struct {
 	stack []*frame
 	ret   int // the return-value node of the call that just returned, -1
@@ -253,7 +273,7 @@ type instance struct {
 func newBuilder(prog *program, test *trace.Test) *builder {
 	b := &builder{
 		program: prog, test: test, g: &Graph{},
-		nodes: map[nodeKey]int{}, compactAt: minCompact, edgeCache: new([1 << edgeCacheBits]edgeKey),
+		nodes: map[token.Pos][]nodeAt{}, compactAt: minCompact, edgeCache: new([1 << edgeCacheBits]edgeKey),
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
 		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
@@ -293,8 +313,7 @@ func (b *builder) note(s string) {
 
 // node returns the node for name at pos of f, creating it.
 func (b *builder) node(name string, f *file, pos token.Pos, fn *function) int {
-	k := nodeKey{name, f, pos}
-	if id, ok := b.nodes[k]; ok {
+	if id, ok := b.nodeID(nodeKey{name, f, pos}); ok {
 		return id
 	}
 	p := f.fset.Position(pos)
@@ -303,7 +322,7 @@ func (b *builder) node(name string, f *file, pos token.Pos, fn *function) int {
 		n.Func = fn.name
 	}
 	b.g.Nodes = append(b.g.Nodes, n)
-	b.nodes[k] = n.ID
+	b.nodes[pos] = append(b.nodes[pos], nodeAt{name, f, n.ID})
 	return n.ID
 }
 
