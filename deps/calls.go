@@ -40,7 +40,7 @@ func (b *builder) frameOf(g *goroutine, fn *function) *frame {
 // push enters a frame of fn on g.
 func (b *builder) push(g *goroutine, fn *function, site int) *frame {
 	b.frames++
-	fr := &frame{fn: fn, serial: b.frames, vars: map[string]map[int]bool{}, units: make([]unitRun, len(fn.units)), tag: -1, ret: -1, call: -1, from: -1, cbSite: -1, entryCtrl: -1, entryNode: -1}
+	fr := &frame{fn: fn, serial: b.frames, vars: map[string]defSet{}, units: make([]unitRun, len(fn.units)), tag: -1, ret: -1, call: -1, from: -1, cbSite: -1, entryCtrl: -1, entryNode: -1}
 	if fn.parent != nil {
 		fr.lex = b.last[fn.parent]
 	}

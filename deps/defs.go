@@ -12,14 +12,14 @@ import (
 
 // lookup returns the definitions a read of the variable of key k (see
 // file.key) in fr sees.
-func (b *builder) lookup(fr *frame, k string) map[int]bool {
+func (b *builder) lookup(fr *frame, k string) defSet {
 	f, sc := fr.holder(k)
 	return b.lookupIn(f, sc, k)
 }
 
 // lookupIn is lookup of the variable of key k held by f (nil: none),
 // sc as fr.holder said.
-func (b *builder) lookupIn(f *frame, sc scopeOf, k string) map[int]bool {
+func (b *builder) lookupIn(f *frame, sc scopeOf, k string) defSet {
 	if f != nil {
 		return f.vars[k]
 	}
@@ -75,9 +75,9 @@ func (b *builder) define(fr *frame, root string, id int, strong bool) {
 		m[key] = only(m[key], -1)
 	}
 	b.view.defining(fr, root, replaced)
-	m[key][id] = true
+	m[key] = m[key].with(id)
 	if !replaced {
-		b.bound(fr, root, m[key], id)
+		m[key] = b.bound(fr, root, m[key], id)
 	}
 }
 
@@ -93,11 +93,12 @@ const maxReaching = 32
 
 // bound lets the view join the definitions defs (of the variable of key
 // root, or of storage written through it; last the latest) when there
-// are more than maxReaching.
-func (b *builder) bound(fr *frame, root string, defs map[int]bool, last int) {
+// are more than maxReaching, and returns what they are then.
+func (b *builder) bound(fr *frame, root string, defs defSet, last int) defSet {
 	if len(defs) > maxReaching {
-		b.view.join(fr, root, defs, last)
+		return b.view.join(fr, root, defs, last)
 	}
+	return defs
 }
 
 // readsIn returns the nodes the expression n reads in fr: the
@@ -220,16 +221,13 @@ func (b *builder) owner(fr *frame, k string) *frame {
 // write to one of its elements through another variable.
 func (b *builder) addDef(v varRef, id int) {
 	if v.fr != nil {
-		if v.fr.vars[v.key] == nil {
-			v.fr.vars[v.key] = map[int]bool{}
-		}
-		v.fr.vars[v.key][id] = true
+		v.fr.vars[v.key] = v.fr.vars[v.key].with(id)
 		b.view.defining(v.fr, v.key, false)
-		b.bound(v.fr, v.key, v.fr.vars[v.key], id)
+		v.fr.vars[v.key] = b.bound(v.fr, v.key, v.fr.vars[v.key], id)
 		return
 	}
 	for _, k := range b.globalKeys(v.key) {
-		b.global[k][id] = true
+		b.global[k] = b.global[k].with(id)
 	}
 }
 

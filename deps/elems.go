@@ -3,6 +3,7 @@ package deps
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -122,7 +123,7 @@ func (b *summary) appendedElems(fr *frame, in *instance, u *unit, l ast.Expr, c 
 					break
 				}
 				if defs := b.mem[memKey{addr: eb.base + uint64(i)*eb.size}]; len(defs) > 0 {
-					rec.elems[i] = sortedSet(defs)
+					rec.elems[i] = slices.Clone(defs)
 					continue
 				}
 				// Never written by instrumented code: the element is
@@ -226,7 +227,7 @@ func (b *builder) copiedFields(fr *frame, in *instance, q, p *ast.Ident, oldQ ma
 			continue
 		}
 		nk := memKey{addr: ql.Addr + (k.addr - pl.Addr)}
-		b.mem[nk] = cloneSet(b.mem[k])
+		b.mem[nk] = slices.Clone(b.mem[k])
 		dst[nk] = true
 	}
 }
@@ -237,11 +238,11 @@ const maxStruct = 1 << 12
 // ownParts reports whether defs are all definitions of a field or
 // element of the variable named root itself ("p.x", "p[2]"), not of
 // something it points to ("p.next.x", "p.s[1]").
-func (b *builder) ownParts(defs map[int]bool, root string) bool {
+func (b *builder) ownParts(defs defSet, root string) bool {
 	if len(defs) == 0 {
 		return false
 	}
-	for d := range defs {
+	for _, d := range defs {
 		rest, ok := strings.CutPrefix(b.g.Nodes[d].Var, root)
 		if !ok || rest == "" {
 			return false
@@ -271,23 +272,6 @@ func renamedParts(elems map[string]int, from, to string) map[string]int {
 		if rest, ok := strings.CutPrefix(name, from); ok && rest != "" && (rest[0] == '.' || rest[0] == '[') {
 			out[to+rest] = id
 		}
-	}
-	return out
-}
-
-func sortedSet(s map[int]bool) []int {
-	out := make([]int, 0, len(s))
-	for d := range s {
-		out = append(out, d)
-	}
-	sort.Ints(out)
-	return out
-}
-
-func cloneSet(s map[int]bool) map[int]bool {
-	out := make(map[int]bool, len(s))
-	for d := range s {
-		out[d] = true
 	}
 	return out
 }

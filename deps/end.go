@@ -203,7 +203,7 @@ func (b *builder) defNode(name string, pos token.Pos, from []int) int {
 func (b *builder) namedResults(fr *frame, fn *function, from []int) []int {
 	for _, r := range fn.results {
 		if r != "" {
-			for d := range b.lookup(fr, fn.paramKey(r)) {
+			for _, d := range b.lookup(fr, fn.paramKey(r)) {
 				from = append(from, d)
 			}
 		}
@@ -273,7 +273,7 @@ func (b *builder) assign(fr *frame, in *instance, u *unit, lhs, rhs []ast.Expr, 
 			from = whole
 		}
 		if u.opAss {
-			for d := range b.lookup(fr, d.root) {
+			for _, d := range b.lookup(fr, d.root) {
 				from = append(from, d)
 			}
 			sort.Ints(from)

@@ -407,16 +407,21 @@ type program struct {
 	src        *source
 	units      []*unit // per site: the unit holding it
 	funcs      []*function
+	// Per site: its position and its end's, found once (NoPos for a
+	// site of a file not read).
+	sitePos, siteEnd []token.Pos
 }
 
 func newProgram(sites []trace.Site) *program {
-	p := &program{sites: sites, src: newSource(), units: make([]*unit, len(sites)), funcs: make([]*function, len(sites))}
+	p := &program{sites: sites, src: newSource(), units: make([]*unit, len(sites)), funcs: make([]*function, len(sites)),
+		sitePos: make([]token.Pos, len(sites)), siteEnd: make([]token.Pos, len(sites))}
 	for i, s := range sites {
 		f := p.src.file(s.File)
 		if f == nil {
 			continue
 		}
 		pos := f.pos(s.Line, s.Col)
+		p.sitePos[i], p.siteEnd[i] = pos, f.pos(s.EndLine, s.EndCol)
 		if s.Kind == trace.KindFunc {
 			p.funcs[i] = f.funcAt(pos)
 		} else {

@@ -61,7 +61,7 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 		fr = b.frameOf(g, u.fn)
 	}
 	site := b.sites[e.Site]
-	pos := u.fn.file.pos(site.Line, site.Col)
+	pos := b.sitePos[e.Site]
 	if e.Tag == trace.TagStep {
 		// A statement starts: whatever ran before it in this frame has
 		// ended, exactly (without steps, at() infers it from positions).
@@ -133,7 +133,7 @@ func (b *builder) event(e *trace.Event, inTest bool) {
 		if in.calls == nil {
 			in.calls = map[token.Pos]bool{}
 		}
-		if end := u.fn.file.pos(site.EndLine, site.EndCol); !in.calls[end] {
+		if end := b.siteEnd[e.Site]; !in.calls[end] {
 			// A callee entered from this site before is instrumented,
 			// also when a sampled run left out this call's entry.
 			in.calls[end] = b.entered[e.Site]

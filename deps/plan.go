@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"slices"
-	"sort"
 	"strconv"
 
 	"github.com/culprit-go/culprit/trace"
@@ -321,18 +320,12 @@ const intChunk = 1 << 14
 
 // addSorted adds the definitions of defs that leave does not leave out
 // (nil: none), in increasing order.
-func (b *builder) addSorted(defs map[int]bool, add func(int), leave func(int) bool) {
-	ids := b.idScratch[:0]
-	for d := range defs {
+func (b *builder) addSorted(defs defSet, add func(int), leave func(int) bool) {
+	for _, d := range defs {
 		if leave == nil || !leave(d) {
-			ids = append(ids, d)
+			add(d)
 		}
 	}
-	sort.Ints(ids)
-	for _, d := range ids {
-		add(d)
-	}
-	b.idScratch = ids
 }
 
 // instance returns an execution of u starting at pos, reusing one that

@@ -1,6 +1,9 @@
 package deps
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"slices"
+)
 
 // Variables are resolved once per function and key, not at every read:
 // the replay looks a variable up at each read and definition, and the
@@ -95,17 +98,47 @@ type unitRun struct {
 	dec  int // a decision's node
 }
 
-// only returns the set {id} ({} for id -1), made from the set old when
-// it is small (no one else holds a definition set: it is read at once),
-// else new.
-func only(old map[int]bool, id int) map[int]bool {
-	if old == nil || len(old) > 32 {
-		old = map[int]bool{}
-	} else {
-		clear(old)
+// defSet is a set of definitions (node IDs) in increasing order: what a
+// variable or a storage location holds. Its one holder owns its array
+// (no two share one), so it grows and is emptied in place. Most hold
+// one definition: a slice is read without a map's iteration or a sort,
+// and takes no allocation when emptied and set again.
+type defSet []int
+
+// has reports whether id is in s.
+func (s defSet) has(id int) bool {
+	_, ok := slices.BinarySearch(s, id)
+	return ok
+}
+
+// with returns s with id added, in s's array when it has room.
+func (s defSet) with(id int) defSet {
+	if n := len(s); n == 0 || s[n-1] < id {
+		return append(s, id) // the usual case: a node newer than all
 	}
-	if id >= 0 {
-		old[id] = true
+	i, ok := slices.BinarySearch(s, id)
+	if ok {
+		return s
 	}
-	return old
+	return slices.Insert(s, i, id)
+}
+
+// without returns s less the definitions of drop (sorted), in place.
+func (s defSet) without(drop []int) defSet {
+	return slices.DeleteFunc(s, func(d int) bool {
+		_, ok := slices.BinarySearch(drop, d)
+		return ok
+	})
+}
+
+// only returns the set {id} ({} for id -1) in old's array: its holder
+// sets it anew.
+func only(old defSet, id int) defSet {
+	if id < 0 {
+		if old == nil {
+			return defSet{}
+		}
+		return old[:0]
+	}
+	return append(old[:0], id)
 }

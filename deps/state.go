@@ -31,7 +31,7 @@ type builder struct {
 	edgeCache *[1 << edgeCacheBits]edgeKey
 	gors      map[int]*goroutine
 	last      map[*function]*frame // the latest frame of each function
-	global    map[string]map[int]bool
+	global    map[string]defSet
 	chans     map[uint64][]int // channel -> sent nodes not yet received
 	seq       int
 	noted     map[string]bool
@@ -49,7 +49,7 @@ type builder struct {
 	// map entry, which variable lives at an address, the element and
 	// field definitions whose storage is known (a read of another
 	// element leaves them out), and element names made per site.
-	mem     map[memKey]map[int]bool
+	mem     map[memKey]defSet
 	gmem    map[string]map[memKey]bool // package-level variable -> the storage written through it
 	entered map[int]bool               // call sites an entry record named: their callees are instrumented
 	vaddr   map[uint64]varRef
@@ -191,7 +191,7 @@ type frame struct {
 	fn     *function
 	serial int    // its order among the frames entered, from 1: a name for it no later frame takes
 	lex    *frame // the frame of the enclosing function, for closures
-	vars   map[string]map[int]bool
+	vars   map[string]defSet
 	wmem   map[string]map[memKey]bool // variable -> the storage written through it (writes.go)
 	// ranged holds, per range unit whose expression calls, what the
 	// expression read when the loop started.
@@ -275,8 +275,8 @@ func newBuilder(prog *program, test *trace.Test) *builder {
 		program: prog, test: test, g: &Graph{},
 		nodes: map[token.Pos][]nodeAt{}, compactAt: minCompact, edgeCache: new([1 << edgeCacheBits]edgeKey),
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
-		global: map[string]map[int]bool{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
-		mem: map[memKey]map[int]bool{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
+		global: map[string]defSet{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
+		mem: map[memKey]defSet{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
 	}
 	b.view = &summary{builder: b}
 	b.def = b.defNode

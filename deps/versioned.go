@@ -163,15 +163,15 @@ func (b *versioned) mayHaveWritten(fr *frame, key string, id int) {
 // bounded by maxReaching. Definitions the core tells apart when a read
 // resolves what it sees (those whose storage is known, those that
 // write only elements) are joined apart, each join taking their part.
-func (b *versioned) join(fr *frame, root string, defs map[int]bool, last int) {
+func (b *versioned) join(fr *frame, root string, defs defSet, last int) defSet {
 	at := b.g.Nodes[last]
 	f := b.src.file(at.File)
 	if f == nil {
-		return
+		return defs
 	}
 	name, _ := splitKey(root)
 	var groups [4][]int // by located (1) and elemOnly (2)
-	for d := range defs {
+	for _, d := range defs {
 		g := 0
 		if b.located[d] {
 			g |= 1
@@ -193,9 +193,8 @@ func (b *versioned) join(fr *frame, root string, defs map[int]bool, last int) {
 			if d != id {
 				b.edge(d, id, Data)
 			}
-			delete(defs, d)
 		}
-		defs[id] = true
+		defs = defs.without(ds).with(id)
 		switch {
 		case id == made: // a new node: it is what its group is
 			if g&1 != 0 {
@@ -218,6 +217,7 @@ func (b *versioned) join(fr *frame, root string, defs map[int]bool, last int) {
 		}
 		b.joins++
 	}
+	return defs
 }
 
 func (b *versioned) replayed() {

@@ -282,7 +282,7 @@ func (b *versioned) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instan
 				continue
 			}
 			start := len(ids)
-			for d := range b.lookup(fr, fr.fn.file.key(id)) {
+			for _, d := range b.lookup(fr, fr.fn.file.key(id)) {
 				ids = append(ids, d)
 			}
 			sort.Ints(ids[start:])
@@ -445,7 +445,7 @@ func (b *versioned) memRead(e ast.Expr, isAssigned map[ast.Node]bool, in *instan
 		return nil
 	}
 	ids := make([]int, 0, len(defs))
-	for d := range defs {
+	for _, d := range defs {
 		ids = append(ids, d)
 	}
 	sort.Ints(ids)

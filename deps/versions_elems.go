@@ -25,7 +25,7 @@ func (b *versioned) elemRead(fr *frame, x *ast.IndexExpr, name, coll string, in 
 		return id
 	}
 	var base []int
-	for d := range b.lookup(fr, ck) {
+	for _, d := range b.lookup(fr, ck) {
 		base = append(base, d)
 	}
 	sort.Ints(base)
@@ -140,7 +140,7 @@ func (b *versioned) appended(fr *frame, in *instance, u *unit, lhs ast.Expr, rhs
 	} else {
 		elems = renamedParts(b.elems[sc], first.Name, id.Name)
 	}
-	for d := range b.lookup(fr, f.key(first)) {
+	for _, d := range b.lookup(fr, f.key(first)) {
 		from = append(from, d)
 	}
 	sort.Ints(from)

@@ -68,7 +68,7 @@ type view interface {
 	// maxReaching, last the latest: it may replace them in defs by
 	// fewer nodes that depend on them, so that every later read does
 	// not depend on each again (builder.bound).
-	join(fr *frame, root string, defs map[int]bool, last int)
+	join(fr *frame, root string, defs defSet, last int) defSet
 	// replayed is told that the replay has ended: what the view keeps
 	// only to resolve events can go.
 	replayed()
@@ -159,7 +159,7 @@ func (s *summary) callRead(fr *frame, in *instance, c *ast.CallExpr) []int {
 func (s *summary) mayHaveWritten(*frame, string, int) {}
 
 // join: a node per site bounds what a variable holds.
-func (s *summary) join(*frame, string, map[int]bool, int) {}
+func (s *summary) join(_ *frame, _ string, defs defSet, _ int) defSet { return defs }
 
 func (s *summary) replayed() { s.appends, s.bases = nil, nil }
 

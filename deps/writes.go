@@ -219,7 +219,8 @@ func (b *builder) possiblyWritten(fr *frame, key string, id int, replace bool) {
 	var full []memKey // storage holding more than maxReaching now
 	for k := range b.storage(varRef{b.owner(fr, key), key}, false) {
 		if defs := b.mem[k]; defs != nil {
-			defs[id] = true
+			defs = defs.with(id)
+			b.mem[k] = defs
 			if len(defs) > maxReaching {
 				full = append(full, k)
 			}
@@ -234,7 +235,7 @@ func (b *builder) possiblyWritten(fr *frame, key string, id int, replace bool) {
 		return strings.Compare(a.key, c.key)
 	})
 	for _, k := range full {
-		b.bound(fr, key, b.mem[k], id)
+		b.mem[k] = b.bound(fr, key, b.mem[k], id)
 	}
 }
 
