@@ -155,7 +155,15 @@ func (b *builder) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance
 
 // reads is builder.reads for summary graphs.
 func (b *summary) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance) []int {
-	rp := b.plan(fr.fn.file, n, assigned)
+	var rp *readPlan
+	if k := keyOf(n, assigned); in != nil && in.u.readPlan != nil && in.u.readKey == k {
+		rp = in.u.readPlan
+	} else {
+		rp = b.plan(fr.fn.file, n, assigned)
+		if in != nil && n == in.u.node && fr.fn.file == in.u.fn.file {
+			in.u.readPlan, in.u.readKey = rp, k
+		}
+	}
 	b.seenGen++
 	if len(b.seen) < len(b.g.Nodes) {
 		b.seen = append(b.seen, make([]uint32, len(b.g.Nodes)-len(b.seen))...)

@@ -56,6 +56,11 @@ type unit struct {
 	// Node unset).
 	writers []writerCall
 	sinks   []Sink
+	// The read plan of the unit's own node (readKey says with which
+	// operands assigned): most reads are of it, found here without the
+	// plans map's hash of two interfaces.
+	readPlan *readPlan
+	readKey  planKey
 
 	// An if's condition: its statement, and the variables each branch
 	// assigns (found on first use): a read after the branch that was
