@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -25,6 +26,16 @@ var analysisNames = []string{"rank", "slice", "flow", "mine"}
 // maxRSS is the peak memory past which an analysis fails: 8 GiB, in KiB.
 const maxRSS = 8 << 20
 
+// terminate asks the process group of pid to end (culprit, on SIGTERM,
+// ends its own test runs' groups and exits).
+func terminate(pid int) error {
+	err := syscall.Kill(-pid, syscall.SIGTERM)
+	if err == syscall.ESRCH {
+		return nil
+	}
+	return err
+}
+
 // analysis is one culprit command's run on a module's injected fault.
 type analysis struct {
 	Name     string
@@ -33,7 +44,10 @@ type analysis struct {
 	RSS      int64   // KiB: culprit or its largest child (go, the compiler, the test binary)
 	Crashed  bool    // panicked or died of a signal
 	TimedOut bool    // killed at the limit
-	Note     string  // the end of its standard error when it failed
+	// OverMemory says it was stopped when it, or a process it started,
+	// went over 8 GiB (RSS is then that process's).
+	OverMemory bool   `json:",omitempty"`
+	Note       string // the end of its standard error when it failed
 	// Unrecorded are the notes of its standard error that name what
 	// culprit could not record or instrument, with the reason (cgo
 	// files, assembly): issue 16 asks every analysis to say so.
@@ -46,6 +60,8 @@ type analysis struct {
 // 0 (each command exits 0 when it wrote its result).
 func (a analysis) failed() string {
 	switch {
+	case a.OverMemory:
+		return fmt.Sprintf("stopped at %d MiB (over 8 GiB)", a.RSS>>10)
 	case a.Crashed:
 		return "crashed: " + a.Note
 	case a.TimedOut:
@@ -221,7 +237,22 @@ func (h *harness) runAnalyses(ctx context.Context, dir, file string, m entry, f 
 	goFlags := append([]string{"-vet=off"}, m.Flags...)
 	bound := min(h.timeout, time.Duration(3*modPlain.Wall*float64(time.Second))+time.Minute)
 	plainArgs := append(append([]string{"test", "-count=1", "-timeout", (bound + time.Minute).String()}, goFlags...), f.Package)
+	plainRun := func() (analysis, error) {
+		plain, err := h.command(ctx, dir, bound, "go", plainArgs...)
+		if err != nil {
+			return plain, fmt.Errorf("plain run of %s: %w", f.Package, err)
+		}
+		if plain.TimedOut || plain.RSS > maxRSS {
+			return plain, fmt.Errorf("%w (%.0f s, %d MiB)", errRunaway, plain.Wall, plain.RSS>>10)
+		}
+		return plain, nil
+	}
 	if h.warm {
+		// A runaway fault first: warming the analyses on it would take
+		// their whole limit, their memory growing all the while.
+		if _, err := plainRun(); err != nil {
+			return err
+		}
 		limit := max(10*bound, h.floor)
 		for _, cmd := range h.analysisArgs(f, goFlags) {
 			h.command(ctx, dir, limit, h.culprit, cmd...) // untimed: the builds it leaves cached
@@ -235,12 +266,9 @@ func (h *harness) runAnalyses(ctx context.Context, dir, file string, m entry, f 
 		}
 		f.PlainBuilt = built.Wall
 	}
-	plain, err := h.command(ctx, dir, bound, "go", plainArgs...)
+	plain, err := plainRun()
 	if err != nil {
-		return fmt.Errorf("plain run of %s: %w", f.Package, err)
-	}
-	if plain.TimedOut || plain.RSS > maxRSS {
-		return fmt.Errorf("%w (%.0f s, %d MiB)", errRunaway, plain.Wall, plain.RSS>>10)
+		return err
 	}
 	f.PlainWall, f.PlainRSS = plain.Wall, plain.RSS
 	f.Load = loadAverage()
@@ -306,13 +334,25 @@ func (h *harness) command(ctx context.Context, dir string, limit time.Duration, 
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// SIGTERM first: culprit then ends its test runs, each in a process
+	// group of its own, which killing culprit's group would leave
+	// running, orphaned; WaitDelay kills what is left.
+	cmd.Cancel = func() error { return terminate(cmd.Process.Pid) }
 	cmd.WaitDelay = 10 * time.Second
 	var stderr bytes.Buffer
 	cmd.Stdout = &bytes.Buffer{}
 	cmd.Stderr = &stderr
 	start := time.Now()
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return a, err
+	}
+	var over atomic.Int64
+	stop := watchMemory(cmd.Process.Pid, maxRSS, func(kib int64) {
+		over.Store(kib)
+		terminate(cmd.Process.Pid)
+	})
+	err := cmd.Wait()
+	stop()
 	a.Wall = time.Since(start).Seconds()
 	if cmd.ProcessState == nil {
 		return a, err
@@ -326,12 +366,15 @@ func (h *harness) command(ctx context.Context, dir string, limit time.Duration, 
 		a.RSS = int64(ru.Maxrss)
 	}
 	a.TimedOut = ctx.Err() != nil
+	if kib := over.Load(); kib > 0 {
+		a.OverMemory, a.RSS = true, max(a.RSS, kib)
+	}
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	se := stderr.String()
 	a.stderr = se
 	// A Go panic exits with status 2 and a stack; culprit's own has
 	// culprit's frames in it.
-	a.Crashed = (ws.Signaled() && !a.TimedOut) || (a.Exit == 2 && strings.Contains(se, "panic: ") && strings.Contains(se, "github.com/culprit-go/culprit/"))
+	a.Crashed = (ws.Signaled() && !a.TimedOut && !a.OverMemory) || (a.Exit == 2 && strings.Contains(se, "panic: ") && strings.Contains(se, "github.com/culprit-go/culprit/"))
 	if a.Exit != 0 || a.Crashed {
 		a.Note = lastLines(se, 3)
 	}
