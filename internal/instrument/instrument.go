@@ -14,7 +14,6 @@ package instrument
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -892,60 +891,6 @@ func writeRT(work string, c rtConfig) (string, error) {
 		c.traceDir, c.sites, c.callLimit, c.perTest, c.test, c.only, c.budget, c.race, c.noInline, ctr))
 	files["go.mod"] = []byte("module " + rtPath + "\n\ngo 1.18\n")
 	return stableDir(work, "rt", files)
-}
-
-// stableDir writes files to a directory named by their names and
-// contents under the user's cache directory (culprit/KIND-HASH), once:
-// an existing one is reused, a new one is written aside and renamed into
-// place. Without a cache directory it writes them to work/KIND.
-func stableDir(work, kind string, files map[string][]byte) (string, error) {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	h := sha256.New()
-	for _, n := range names {
-		fmt.Fprintf(h, "%s\x00%d\x00", n, len(files[n]))
-		h.Write(files[n])
-	}
-	write := func(dir string) error {
-		for _, n := range names {
-			if err := writeFile(filepath.Join(dir, n), files[n]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		dir := filepath.Join(work, kind)
-		return dir, write(dir)
-	}
-	dir := filepath.Join(cache, "culprit", fmt.Sprintf("%s-%x", kind, h.Sum(nil)[:12]))
-	if _, err := os.Stat(filepath.Join(dir, names[len(names)-1])); err == nil {
-		return dir, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		dir := filepath.Join(work, kind)
-		return dir, write(dir)
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+kind+"-")
-	if err != nil {
-		dir := filepath.Join(work, kind)
-		return dir, write(dir)
-	}
-	if err := write(tmp); err != nil {
-		os.RemoveAll(tmp)
-		return "", err
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		os.RemoveAll(tmp) // another run put it there first
-		if _, serr := os.Stat(dir); serr != nil {
-			return "", fmt.Errorf("instrument: %w", err)
-		}
-	}
-	return dir, nil
 }
 
 // toolchainMinor returns the minor version of the go command that will
