@@ -17,7 +17,10 @@
 // the mutated package, printing a second table: each analysis's exit
 // status, wall time as a multiple of the package's plain go test, and
 // peak RSS. An analysis fails when it panics, exits non-zero, runs past
-// 10x the plain run (at least -floor) or needs more than 8 GiB. Each
+// 10x the plain run (at least -floor) or needs more than 8 GiB (it is
+// stopped once it or a process it started passes 8 GiB, so that a
+// runaway cannot take the machine; a fault whose plain run runs away is
+// passed over before any analysis runs on it). Each
 // analysis's standard error is kept as analyses/MODULE.NAME.stderr in the
 // work directory, and its notes of what culprit could not record (cgo
 // files, assembly) are listed under the table. With -warm the analyses
