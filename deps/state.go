@@ -77,7 +77,6 @@ type builder struct {
 	skipScratch [][2]token.Pos
 	rootScratch []uint8
 	posScratch  []token.Pos
-	idScratch   []int
 	outScratch  []int       // a read's nodes, before they are copied out
 	intArena    []int       // the chunk keepInts copies them into
 	free        []*instance // instances ended, for reuse
