@@ -324,9 +324,10 @@ func (u *unit) branchWrites() [2][]string {
 // first in it, nil when the statement evaluates nothing as it starts (a
 // block, "for {", "for ; ; i++", break), and the function holding it.
 type stepTarget struct {
-	u    *unit
-	fn   *function
-	fall bool // a fallthrough statement
+	u     *unit
+	fn    *function
+	fall  bool // a fallthrough statement
+	known bool // found (builder.steps)
 }
 
 // stepUnit returns what a statement's step starts: the unit of the
@@ -335,10 +336,10 @@ type stepTarget struct {
 // condition; never a unit of its body, which steps on its own, nor a for
 // loop's post statement, which runs after the body).
 func (b *builder) stepUnit(site int) stepTarget {
-	if st, ok := b.steps[site]; ok {
-		return st
+	if b.steps[site].known {
+		return b.steps[site]
 	}
-	var st stepTarget
+	st := stepTarget{known: true}
 	s := b.sites[site]
 	if f := b.src.file(s.File); f != nil {
 		pos, end := f.pos(s.Line, s.Col), f.pos(s.EndLine, s.EndCol)

@@ -59,8 +59,8 @@ type builder struct {
 	// len, cap and a range's header do not read them.
 	elemOnly map[int]bool
 	elemN    map[token.Pos]map[string]bool
-	steps    map[int]stepTarget // statement site -> what its step starts
-	checks   map[int]bool       // check calls the test made (checked coverage)
+	steps    []stepTarget // per statement site: what its step starts, found on first use (stepTarget.known)
+	checks   map[int]bool // check calls the test made (checked coverage)
 	sinkSeen map[Sink]bool
 
 	// The latest element writes of each collection (address.go).
@@ -275,7 +275,7 @@ func newBuilder(prog *program, test *trace.Test) *builder {
 		nodes: map[token.Pos][]nodeAt{}, compactAt: minCompact, edgeCache: new([1 << edgeCacheBits]edgeKey),
 		gors: map[int]*goroutine{}, last: map[*function]*frame{},
 		global: map[string]defSet{}, chans: map[uint64][]int{}, noted: map[string]bool{}, lastIn: -1,
-		mem: map[memKey]defSet{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: map[int]stepTarget{}, entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
+		mem: map[memKey]defSet{}, vaddr: map[uint64]varRef{}, located: map[int]bool{}, elemOnly: map[int]bool{}, elemN: map[token.Pos]map[string]bool{}, steps: make([]stepTarget, len(prog.sites)), entered: map[int]bool{}, checks: map[int]bool{}, sinkSeen: map[Sink]bool{},
 	}
 	b.view = &summary{builder: b}
 	b.def = b.defNode
