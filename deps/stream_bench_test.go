@@ -35,15 +35,17 @@ func benchBuild(b *testing.B, versions bool) {
 }
 
 // TestDumpStream writes the summary graph of the stored trace
-// $CULPRIT_BENCH_TRACE to the file $CULPRIT_DUMP, in a canonical text
-// form (nodes by position, edges by their nodes' names): two versions of
-// the engine built the same graph when their dumps are equal.
+// $CULPRIT_BENCH_TRACE (the execution-level graph, as culprit flow builds
+// it, when $CULPRIT_BENCH_VERSIONS is set) to the file $CULPRIT_DUMP, in
+// a canonical text form (nodes by position, edges by their nodes'
+// names): two versions of the engine built the same graph when their
+// dumps are equal.
 func TestDumpStream(t *testing.T) {
 	dir, out := os.Getenv("CULPRIT_BENCH_TRACE"), os.Getenv("CULPRIT_DUMP")
 	if dir == "" || out == "" {
 		t.Skip("set CULPRIT_BENCH_TRACE and CULPRIT_DUMP")
 	}
-	r, err := BuildStream(dir, Options{Test: os.Getenv("CULPRIT_BENCH_TEST")})
+	r, err := BuildStream(dir, Options{Test: os.Getenv("CULPRIT_BENCH_TEST"), Versions: os.Getenv("CULPRIT_BENCH_VERSIONS") != ""})
 	if err != nil {
 		t.Fatal(err)
 	}
