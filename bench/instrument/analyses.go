@@ -27,12 +27,14 @@ var analysisNames = []string{"rank", "slice", "flow", "mine"}
 const maxRSS = 8 << 20
 
 // terminate asks the process group of pid to end (culprit, on SIGTERM,
-// ends its own test runs' groups and exits).
+// ends its own test runs' groups and exits), and kills what is left of
+// it five seconds later.
 func terminate(pid int) error {
 	err := syscall.Kill(-pid, syscall.SIGTERM)
 	if err == syscall.ESRCH {
 		return nil
 	}
+	time.AfterFunc(5*time.Second, func() { syscall.Kill(-pid, syscall.SIGKILL) })
 	return err
 }
 
