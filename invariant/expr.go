@@ -307,27 +307,16 @@ func evalPath(n ast.Expr, lookup env) (cell, error) {
 	return v, nil
 }
 
-// unparen strips the parentheses around n.
-func unparen(n ast.Expr) ast.Expr {
-	for {
-		p, ok := n.(*ast.ParenExpr)
-		if !ok {
-			return n
-		}
-		n = p.X
-	}
-}
-
 // isAll reports whether n is all(s).
 func isAll(n ast.Expr) bool {
-	c, ok := unparen(n).(*ast.CallExpr)
+	c, ok := ast.Unparen(n).(*ast.CallExpr)
 	return ok && callName(c.Fun) == "all" && len(c.Args) == 1
 }
 
 // elements returns the elements of the slice s (a variable or a part),
 // when the trace recorded them all and they are numbers.
 func elements(s ast.Expr, lookup env) ([]cell, error) {
-	s = unparen(s)
+	s = ast.Unparen(s)
 	if !isPath(s) {
 		return nil, fmt.Errorf("%s: not a variable", pathName(s))
 	}
@@ -370,7 +359,7 @@ func evalAll(n *ast.BinaryExpr, lookup env) (cell, error) {
 			op = n.Op
 		}
 	}
-	s = unparen(s)
+	s = ast.Unparen(s)
 	es, err := elements(s.(*ast.CallExpr).Args[0], lookup)
 	if err != nil {
 		return cell{}, err

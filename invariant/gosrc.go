@@ -92,7 +92,7 @@ func GoCond(cond string) (src string, helpers []string, err error) {
 						op = m
 					}
 				}
-				s = unparen(s)
+				s = ast.Unparen(s)
 				used["allElems"] = true
 				arg := rewrite(s.(*ast.CallExpr).Args[0])
 				return &ast.CallExpr{Fun: ast.NewIdent("allElems"), Args: []ast.Expr{arg,

@@ -188,12 +188,12 @@ func (r *fileRewriter) cloned(call *ast.CallExpr) (*ast.Ident, bool) {
 // callee returns the function or method (its generic origin) a call calls
 // statically, and the identifier naming it; nil when not known.
 func (r *fileRewriter) callee(call *ast.CallExpr) (*types.Func, *ast.Ident) {
-	fun := unparen(call.Fun)
+	fun := ast.Unparen(call.Fun)
 	switch x := fun.(type) {
 	case *ast.IndexExpr:
-		fun = unparen(x.X)
+		fun = ast.Unparen(x.X)
 	case *ast.IndexListExpr:
-		fun = unparen(x.X)
+		fun = ast.Unparen(x.X)
 	}
 	var id *ast.Ident
 	var obj types.Object

@@ -717,7 +717,7 @@ func (r *fileRewriter) sentValue(e ast.Expr) string {
 		}
 		return exprText(r, e)
 	}
-	if id, ok := unparen(e).(*ast.Ident); ok {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
 		if _, isVar := r.info.Uses[id].(*types.Var); isVar {
 			return id.Name
 		}
@@ -743,11 +743,11 @@ func (r *fileRewriter) comm(fs *funcState, c *ast.CommClause) {
 			}
 		}
 	case *ast.ExprStmt:
-		recv, _ = unparen(s.X).(*ast.UnaryExpr)
+		recv, _ = ast.Unparen(s.X).(*ast.UnaryExpr)
 		r.walk(fs, s.X, s, 0, ctxComm)
 		val = rtName + ".Blank"
 	case *ast.AssignStmt:
-		recv, _ = unparen(s.Rhs[0]).(*ast.UnaryExpr)
+		recv, _ = ast.Unparen(s.Rhs[0]).(*ast.UnaryExpr)
 		for _, l := range s.Lhs {
 			r.lvalue(fs, l, s)
 		}
@@ -760,16 +760,6 @@ func (r *fileRewriter) comm(fs *funcState, c *ast.CommClause) {
 	site := r.site(trace.KindSend, recv.Pos(), recv.End(), fs.name, "receive")
 	fs.usesT = true
 	r.insert(r.offset(c.Colon)+1, false, -850, fmt.Sprintf("%s.Recvd(%d, %s, %s);", tName, site, r.chanOperand(recv.X), val))
-}
-
-func unparen(e ast.Expr) ast.Expr {
-	for {
-		p, ok := e.(*ast.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.X
-	}
 }
 
 // afterText is text to insert after a statement of a statement list.
@@ -793,7 +783,7 @@ func (r *fileRewriter) after(fs *funcState, s ast.Stmt) {
 	}
 	if fs.stream && r.events&trace.EventChan != 0 {
 		if as, ok := inner.(*ast.AssignStmt); ok && len(as.Lhs) == 2 && len(as.Rhs) == 1 {
-			if u, ok := unparen(as.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			if u, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
 				site := r.site(trace.KindSend, u.Pos(), u.End(), fs.name, "receive")
 				fs.usesT = true
 				texts = append(texts, fmt.Sprintf(";%s.Recvd(%d, %s, %s)", tName, site, r.chanOperand(u.X), r.lhsValue(as.Lhs[0])))
@@ -850,7 +840,7 @@ func (r *fileRewriter) writeRec(fs *funcState, l ast.Expr) string {
 	site := r.varSite(trace.KindWrite, l.Pos(), l.End(), fs.name, text, r.rootVar(l))
 	fs.usesT = true
 	if fs.generic && fs.modern {
-		if x, ok := unparen(l).(*ast.IndexExpr); ok {
+		if x, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
 			base, index := exprText(r, x.X), exprText(r, x.Index)
 			switch t := under(r.info.TypeOf(x.X)).(type) {
 			case *types.Slice:
@@ -866,7 +856,7 @@ func (r *fileRewriter) writeRec(fs *funcState, l ast.Expr) string {
 					return fmt.Sprintf("%s.WK(%s, %d, %s, %s)", rtName, tName, site, base, index)
 				}
 			}
-		} else if r.addressable(unparen(l)) && !r.localFunc(unparen(l)) {
+		} else if r.addressable(ast.Unparen(l)) && !r.localFunc(ast.Unparen(l)) {
 			r.usesRT = true
 			return fmt.Sprintf("%s.WA(%s, %d, &%s)", rtName, tName, site, text)
 		}
@@ -1016,13 +1006,13 @@ func (r *fileRewriter) rereadable(l ast.Expr, all []ast.Expr) bool {
 		if id, ok := a.(*ast.Ident); ok {
 			assigned[r.info.ObjectOf(id)] = true
 		} else if a != nil && a != l {
-			assignedText[types.ExprString(unparen(a))] = true
+			assignedText[types.ExprString(ast.Unparen(a))] = true
 		}
 	}
 	ok := true
 	var check func(e ast.Expr)
 	check = func(e ast.Expr) {
-		if _, isIdent := e.(*ast.Ident); !isIdent && assignedText[types.ExprString(unparen(e))] {
+		if _, isIdent := e.(*ast.Ident); !isIdent && assignedText[types.ExprString(ast.Unparen(e))] {
 			ok = false
 			return
 		}
@@ -1389,7 +1379,7 @@ func (r *fileRewriter) goDynamic(fs *funcState, s *ast.GoStmt, site uint32) bool
 
 // unparenSel returns e without parentheses as a selector, or nil.
 func unparenSel(e ast.Expr) *ast.SelectorExpr {
-	s, _ := unparen(e).(*ast.SelectorExpr)
+	s, _ := ast.Unparen(e).(*ast.SelectorExpr)
 	return s
 }
 
@@ -1403,7 +1393,7 @@ func (r *fileRewriter) selfTyped(e ast.Expr) bool {
 	if !ok || tv.Value != nil || tv.IsNil() {
 		return false
 	}
-	switch x := unparen(e).(type) {
+	switch x := ast.Unparen(e).(type) {
 	case *ast.BinaryExpr:
 		switch x.Op {
 		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
@@ -1430,7 +1420,7 @@ func (r *fileRewriter) selfTyped(e ast.Expr) bool {
 // nothing runs between the two. The writes of v and ok are recorded after
 // the statement, as any assignment's.
 func (r *fileRewriter) commaOkRead(fs *funcState, s ast.Stmt, rhs ast.Expr) {
-	x, ok := unparen(rhs).(*ast.IndexExpr)
+	x, ok := ast.Unparen(rhs).(*ast.IndexExpr)
 	if !ok || !r.inList[s] || !fs.stream || !fs.generic || !fs.modern || r.events&trace.EventRead == 0 {
 		return
 	}
