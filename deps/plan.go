@@ -351,7 +351,7 @@ func (b *builder) instance(u *unit, pos token.Pos) *instance {
 }
 
 // release takes back an ended instance (no one holds it any more),
-// keeping its maps, emptied.
+// keeping its slices and its small maps, emptied (small).
 func (b *builder) release(in *instance) {
 	keep := instance{wrote: small(in.wrote), rets: small(in.rets), values: in.values[:0], rloc: small(in.rloc), wloc: small(in.wloc), refs: small(in.refs), calls: small(in.calls), extra: in.extra[:0], opNodes: in.opNodes[:0], ops: small(in.ops), opDone: small(in.opDone)}
 	*in = keep
