@@ -28,6 +28,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 
@@ -113,6 +114,14 @@ type Config struct {
 	// process. Not after -timeout stopped the binary, with -failfast,
 	// or with a -skip of the user's that names subtests.
 	Resume bool
+	// ResumeLimit is how long the resumed runs take at most, together
+	// (0: DefaultResumeLimit of the first run). They run tests the
+	// plain run never reaches, where a fault may leave one waiting for
+	// ever (a panic that left a mutex locked, and a deferred call that
+	// takes it): past the limit the test binary is stopped, as by
+	// -timeout, and Result.Resumed names the test it was running. A
+	// smaller -timeout of the user's applies as given.
+	ResumeLimit time.Duration
 	// Loaded are the packages an earlier Run loaded (its
 	// Result.Loaded): when every pattern of Packages and Instrument is
 	// an import path among them and the directory and build flags are
@@ -242,13 +251,18 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := b.res
 	scan := newOutputScanner()
 	trouble := &troubleScanner{}
+	start := time.Now()
 	res.ExitCode, res.MaxRSS, err = b.goTest(ctx, cfg, cfg.Packages, cfg.GoFlags, scan, trouble)
 	if err != nil {
 		return nil, err
 	}
 	trouble.report(res)
 	if cfg.Resume && res.ExitCode != 0 && ctx.Err() == nil {
-		if err := b.resume(ctx, cfg, scan, trouble); err != nil {
+		limit := cfg.ResumeLimit
+		if limit <= 0 {
+			limit = DefaultResumeLimit(time.Since(start))
+		}
+		if err := b.resume(ctx, cfg, limit, scan, trouble); err != nil {
 			return nil, err
 		}
 	}

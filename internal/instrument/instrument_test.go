@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/culprit-go/culprit/trace"
 )
@@ -688,10 +689,6 @@ func TestEventBudget(t *testing.T) {
 	}
 }
 
-// TestResume checks that with Config.Resume the tests a panic kept from
-// running run in another test binary: a test paused by t.Parallel, and
-// the tests after each panicking one; the panicking tests and their
-// subtests do not run again.
 // TestResumeStopped runs the tests after one whose binary stopped with
 // no test's own panic: a goroutine's panic, a stack overflow.
 func TestResumeStopped(t *testing.T) {
@@ -726,6 +723,45 @@ func TestResumeStopped(t *testing.T) {
 	}
 }
 
+// TestResumeLimit checks that the resumed runs end at their time limit
+// (Config.ResumeLimit), named as culprit's cut with the test then
+// running, and that a smaller -timeout of the user's applies as given.
+func TestResumeLimit(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/crash")
+	for _, tt := range []struct {
+		name    string
+		limit   time.Duration
+		flags   []string
+		resumed string // in the last Resumed note
+		timeout string // in TimedOut's one note, if any
+	}{
+		{"culprit's", 2 * time.Second, nil, "culprit stopped the test binary of the tests a panic kept from running after 2s (its limit for them: 2s) while TestHang ran", ""},
+		{"user's", time.Minute, []string{"-timeout", "2s"}, "TestPanic panicked", "the test binary timed out after 2s while running TestHang"},
+	} {
+		traceDir := t.TempDir()
+		var out bytes.Buffer
+		flags := append([]string{"-run", "^(TestOK|TestPanic|TestHang)$"}, tt.flags...)
+		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.EventStmt,
+			TraceDir: traceDir, GoFlags: flags, Stdout: &out, Stderr: &out, Resume: true, ResumeLimit: tt.limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(res.Resumed); n == 0 || !strings.Contains(res.Resumed[n-1], tt.resumed) {
+			t.Errorf("%s: resumed %q, want the last to say %q", tt.name, res.Resumed, tt.resumed)
+		}
+		switch {
+		case tt.timeout == "" && len(res.TimedOut) > 0:
+			t.Errorf("%s: timed out %q, want nothing", tt.name, res.TimedOut)
+		case tt.timeout != "" && (len(res.TimedOut) != 1 || !strings.Contains(res.TimedOut[0], tt.timeout)):
+			t.Errorf("%s: timed out %q, want %q", tt.name, res.TimedOut, tt.timeout)
+		}
+	}
+}
+
+// TestResume checks that with Config.Resume the tests a panic kept from
+// running run in another test binary: a test paused by t.Parallel, and
+// the tests after each panicking one; the panicking tests and their
+// subtests do not run again.
 func TestResume(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/crash")
 	traceDir := t.TempDir()

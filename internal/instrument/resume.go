@@ -9,9 +9,21 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/culprit-go/culprit/trace"
 )
+
+// DefaultResumeLimit is how long the resumed runs (Config.Resume) take
+// at most, together, after a first run that took first: twice that, and
+// at least 30 s. They run tests no plain run reaches, the tests after a
+// panic; a fault may leave one of them waiting for ever (go.etcd.io/
+// bbolt's TestCursor_QuickCheck, whose panic inside a transaction's
+// commit left the database's mutex locked for the deferred Close to
+// wait on), and go test's own limit is ten minutes.
+func DefaultResumeLimit(first time.Duration) time.Duration {
+	return max(2*first, 30*time.Second)
+}
 
 // maxResumes bounds the test binaries Resume starts after the first: a
 // package whose every test panics ends, resumed, after this many.
@@ -59,8 +71,10 @@ func (b *prepared) goTest(ctx context.Context, cfg Config, pkgs, flags []string,
 // stack overflow stopped the binary), its package's tests run once more,
 // skipping the top-level tests that ended, panicked or were running when
 // it stopped, there and in the earlier runs.
-func (b *prepared) resume(ctx context.Context, cfg Config, scan *outputScanner, trouble *troubleScanner) error {
+func (b *prepared) resume(ctx context.Context, cfg Config, limit time.Duration, scan *outputScanner, trouble *troubleScanner) error {
 	res := b.res
+	deadline := time.Now().Add(limit)
+	userTimeout, _ := time.ParseDuration(flagValue(cfg.GoFlags, "timeout"))
 	if hasFlag(cfg.GoFlags, "failfast") {
 		return nil // the user asked for the first failure only
 	}
@@ -110,10 +124,22 @@ func (b *prepared) resume(ctx context.Context, cfg Config, scan *outputScanner, 
 				pattern = userSkip + "|" + pattern
 			}
 			flags = insertFlags(flags, []string{"-skip", pattern})
+			left := time.Until(deadline).Round(time.Second)
+			if left < time.Second {
+				res.Resumed = append(res.Resumed, fmt.Sprintf("%s: the tests not yet run did not run again: culprit's limit for tests a panic kept from running (%s) was spent", pkg, limit.Round(time.Second)))
+				continue
+			}
+			ours := userTimeout <= 0 || userTimeout > left
+			if ours {
+				flags = insertFlags(withoutFlag(flags, "timeout"), []string{"-timeout", left.String()})
+				trouble.limit = limit.Round(time.Second).String()
+			}
 			_, rss, err := b.goTest(ctx, cfg, []string{pkg}, flags, scan, trouble)
+			trouble.limit = ""
 			if err != nil {
 				return err
 			}
+			res.Resumed = append(res.Resumed, trouble.takeCut()...)
 			res.MaxRSS = max(res.MaxRSS, rss)
 			if ctx.Err() != nil {
 				return nil

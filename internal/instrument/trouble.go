@@ -26,6 +26,12 @@ type troubleScanner struct {
 	running  bool   // reading the "running tests:" list after a timeout
 	tests    []string
 	inBuild  bool // after a "# pkg" line on a stream shared with standard error
+	// limit is set while a resumed run has culprit's time limit for
+	// resumed runs (Config.ResumeLimit), not the user's -timeout: a
+	// timeout then is culprit's cut, kept in cut, not in timedOut.
+	limit   string
+	cut     []string
+	cutPkgs []string
 }
 
 // stream returns a writer for one of go test's streams (0 stdout, 1 stderr).
@@ -128,11 +134,20 @@ func (s *troubleScanner) text(l string) {
 		return
 	}
 	if len(f) >= 2 && f[0] == "FAIL" && s.pending != "" {
-		msg := f[1] + ": the test binary timed out after " + s.pending
-		if len(s.tests) > 0 {
-			msg += " while running " + strings.Join(s.tests, ", ")
+		if s.limit != "" {
+			msg := f[1] + ": culprit stopped the test binary of the tests a panic kept from running after " + s.pending + " (its limit for them: " + s.limit + ")"
+			if len(s.tests) > 0 {
+				msg += " while " + strings.Join(s.tests, ", ") + " ran; it may wait for ever under this code"
+			}
+			s.cut = append(s.cut, msg)
+			s.cutPkgs = append(s.cutPkgs, f[1])
+		} else {
+			msg := f[1] + ": the test binary timed out after " + s.pending
+			if len(s.tests) > 0 {
+				msg += " while running " + strings.Join(s.tests, ", ")
+			}
+			s.timedOut = append(s.timedOut, msg)
 		}
-		s.timedOut = append(s.timedOut, msg)
 		s.pending, s.running, s.tests = "", false, nil
 	}
 }
@@ -169,8 +184,8 @@ func (s *troubleScanner) report(res *Result) {
 	res.TimedOut = s.timedOut
 }
 
-// timedOutPackages returns the packages whose test binary -timeout
-// stopped.
+// timedOutPackages returns the packages whose test binary -timeout, or
+// culprit's limit for resumed runs, stopped.
 func (s *troubleScanner) timedOutPackages() map[string]bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -180,5 +195,18 @@ func (s *troubleScanner) timedOutPackages() map[string]bool {
 			out[pkg] = true
 		}
 	}
+	for _, pkg := range s.cutPkgs {
+		out[pkg] = true
+	}
+	return out
+}
+
+// takeCut returns the notes of resumed runs that culprit's limit
+// stopped since the last call.
+func (s *troubleScanner) takeCut() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.cut
+	s.cut = nil
 	return out
 }
