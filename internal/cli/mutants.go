@@ -66,8 +66,9 @@ type mutantPlan struct {
 	ranked  []instrument.FileLine // the lines, most suspicious first
 	failing map[string][]string
 	passing map[string][]string
-	alone   map[string]bool // packages whose failing subtests run without their siblings
-	funcs   map[string]bool // the functions mutated
+	alone   map[string]bool                         // packages whose failing subtests run without their siblings
+	funcs   map[string]bool                         // the functions mutated
+	ran     map[string]map[instrument.FileLine]bool // per failing test ("pkg\x00TestX"), the lines it ran
 }
 
 // dirs are the directories of the plan's files (none for a nil plan).
@@ -185,8 +186,30 @@ func planFuncs(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group, s
 		chosen[l.Location] = true
 	}
 	failing := map[string][]string{}
+	isFailing := map[string]bool{}
 	for _, fl := range g.Failures {
 		failing[fl.Package] = append(failing[fl.Package], fl.Test)
+		isFailing[fl.Package+"\x00"+fl.Test] = true
+	}
+	// The chosen lines each failing test ran: a mutant runs only those
+	// that ran its line.
+	ran := map[string]map[instrument.FileLine]bool{}
+	for i, r := range s.Runs {
+		key := r.Package + "\x00" + r.Name
+		if !isFailing[key] {
+			continue
+		}
+		lines := ran[key]
+		if lines == nil {
+			lines = map[instrument.FileLine]bool{}
+			ran[key] = lines
+		}
+		for _, ev := range s.RunEvents(i) {
+			x := s.Events[ev]
+			if loc := (diagnosis.Location{File: x.File, Line: x.Line}); chosen[loc] {
+				lines[instrument.FileLine{File: filepath.Join(s.Root, filepath.FromSlash(x.File)), Line: x.Line}] = true
+			}
+		}
 	}
 	// Passing tests of the same packages that ran the chosen lines, those
 	// that ran most of them first.
@@ -271,7 +294,7 @@ func planFuncs(f mutationFlags, first *diagnosis.Diagnosis, g diagnosis.Group, s
 			passing[pkg] = []string{c.run.Name}
 		}
 	}
-	return &mutantPlan{root: s.Root, lines: lines, order: order, ranked: ranked, failing: failing, passing: passing, alone: alone, funcs: top}
+	return &mutantPlan{root: s.Root, lines: lines, order: order, ranked: ranked, failing: failing, passing: passing, alone: alone, funcs: top, ran: ran}
 }
 
 // manySubtests reports whether the top-level tests of the failing
@@ -309,7 +332,7 @@ func manySubtests(s *spectrum.Spectra, pkg string, failing []string) bool {
 // loaded are packages already loaded with their types (nil: Mutate
 // loads the files' packages itself).
 func runMutants(ctx context.Context, f mutationFlags, goFlags []string, p *mutantPlan, loaded []*packages.Package) ([]diagnosis.Mutant, []string) {
-	res, err := instrument.Mutate(ctx, instrument.Mutation{Lines: p.lines, Order: p.order, Ranked: p.ranked, Failing: p.failing, Passing: p.passing, Alone: p.alone,
+	res, err := instrument.Mutate(ctx, instrument.Mutation{Lines: p.lines, Order: p.order, Ranked: p.ranked, Failing: p.failing, Passing: p.passing, Alone: p.alone, Ran: p.ran,
 		GoFlags: goFlags, Budget: f.budget, Max: f.max, Jobs: 2, Loaded: loaded})
 	if err != nil && ctx.Err() != nil {
 		return nil, []string{"mutants left out: stopped while building them"}

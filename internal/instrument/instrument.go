@@ -122,6 +122,11 @@ type Config struct {
 	// -timeout, and Result.Resumed names the test it was running. A
 	// smaller -timeout of the user's applies as given.
 	ResumeLimit time.Duration
+	// ResumeIdle is how long a resumed run may use no CPU time at all
+	// before it is stopped (0: DefaultResumeIdle), where the system
+	// tells a process group's CPU time: a test left waiting for ever
+	// uses none. Result.Resumed says so.
+	ResumeIdle time.Duration
 	// Loaded are the packages an earlier Run loaded (its
 	// Result.Loaded): when every pattern of Packages and Instrument is
 	// an import path among them and the directory and build flags are
@@ -252,7 +257,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	scan := newOutputScanner()
 	trouble := &troubleScanner{}
 	start := time.Now()
-	res.ExitCode, res.MaxRSS, err = b.goTest(ctx, cfg, cfg.Packages, cfg.GoFlags, scan, trouble)
+	res.ExitCode, res.MaxRSS, _, err = b.goTest(ctx, cfg, cfg.Packages, cfg.GoFlags, scan, trouble, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -725,24 +726,31 @@ func TestResumeStopped(t *testing.T) {
 
 // TestResumeLimit checks that the resumed runs end at their time limit
 // (Config.ResumeLimit), named as culprit's cut with the test then
-// running, and that a smaller -timeout of the user's applies as given.
+// running, that a smaller -timeout of the user's applies as given, and
+// that a resumed run that waits without using CPU time ends after
+// Config.ResumeIdle.
 func TestResumeLimit(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/crash")
 	for _, tt := range []struct {
 		name    string
 		limit   time.Duration
+		idle    time.Duration
 		flags   []string
 		resumed string // in the last Resumed note
 		timeout string // in TimedOut's one note, if any
 	}{
-		{"culprit's", 2 * time.Second, nil, "culprit stopped the test binary of the tests a panic kept from running after 2s (its limit for them: 2s) while TestHang ran", ""},
-		{"user's", time.Minute, []string{"-timeout", "2s"}, "TestPanic panicked", "the test binary timed out after 2s while running TestHang"},
+		{"culprit's", 2 * time.Second, time.Minute, nil, "culprit stopped the test binary of the tests a panic kept from running after 2s (its limit for them: 2s) while TestHang ran", ""},
+		{"user's", time.Minute, time.Minute, []string{"-timeout", "2s"}, "TestPanic panicked", "the test binary timed out after 2s while running TestHang"},
+		{"idle", time.Minute, time.Second, nil, "while TestHang ran: it had used no CPU time for 1s", ""},
 	} {
+		if tt.name == "idle" && runtime.GOOS != "linux" {
+			continue // no process group's CPU time to read
+		}
 		traceDir := t.TempDir()
 		var out bytes.Buffer
 		flags := append([]string{"-run", "^(TestOK|TestPanic|TestHang)$"}, tt.flags...)
 		res, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.EventStmt,
-			TraceDir: traceDir, GoFlags: flags, Stdout: &out, Stderr: &out, Resume: true, ResumeLimit: tt.limit})
+			TraceDir: traceDir, GoFlags: flags, Stdout: &out, Stderr: &out, Resume: true, ResumeLimit: tt.limit, ResumeIdle: tt.idle})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -120,16 +120,39 @@ func runPattern(tests []string, alone bool) string {
 	return strings.Join(out, "/")
 }
 
+// runLimits bound one run of a test binary against a mutant.
+type runLimits struct {
+	wall time.Duration // at least a second
+	cpu  time.Duration // the CPU time it may use (0: no limit)
+	// idle is how long it may use no CPU time at all (0: no limit): a
+	// mutant that leaves a test waiting for ever (a client waiting for
+	// an answer its mutated server never sends) is cut when it has
+	// waited longer than the original's whole run took, twice, and
+	// idleSlack, not at its wall-clock limit.
+	idle time.Duration
+}
+
+// idleSlack is how long, beyond twice the original's run, a mutant's
+// test binary may wait without using CPU time.
+const idleSlack = 250 * time.Millisecond
+
+// idleOf is the idle limit of a part of the tests whose run took wall
+// on the original (0: not known, no limit).
+func idleOf(wall time.Duration) time.Duration {
+	if wall <= 0 {
+		return 0
+	}
+	return 2*wall + idleSlack
+}
+
 // runMutant runs a test binary with mutant id enabled (0: the original)
 // on the given tests (alone: not their top-level tests' other
-// subtests), within timeout and (where the system tells a running
-// process's CPU time, when not 0) cpuLimit, and returns each test's
-// result and the CPU time the binary used.
-func runMutant(ctx context.Context, bin, dir string, env []string, id int, tests []string, alone bool, timeout, cpuLimit time.Duration) (map[string]testResult, time.Duration, error) {
-	if timeout < time.Second {
-		timeout = time.Second
-	}
-	c, cancel := context.WithTimeout(ctx, timeout)
+// subtests), within lim (the CPU and idle limits where the system tells
+// a running process's CPU time), and returns each test's result, the
+// CPU time the binary used and its wall time.
+func runMutant(ctx context.Context, bin, dir string, env []string, id int, tests []string, alone bool, lim runLimits) (map[string]testResult, time.Duration, time.Duration, error) {
+	lim.wall = max(lim.wall, time.Second)
+	c, cancel := context.WithTimeout(ctx, lim.wall)
 	defer cancel()
 	// One test at a time: parallel tests' output interleaves, and a
 	// panic in one stops the others wherever the scheduler left them.
@@ -138,38 +161,65 @@ func runMutant(ctx context.Context, bin, dir string, env []string, id int, tests
 	cmd.Env = append(append([]string(nil), env...), fmt.Sprintf("%s=%d", mutantEnv, id))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return parseVerbose(""), 0, err
+		return parseVerbose(""), 0, 0, err
 	}
 	done := make(chan struct{})
-	if cpuLimit > 0 {
-		go watchCPU(cmd.Process.Pid, cpuLimit, cancel, done)
+	if lim.cpu > 0 || lim.idle > 0 {
+		go watchCPU(cmd.Process.Pid, lim.cpu, lim.idle, cancel, done)
 	}
 	err := cmd.Wait()
+	wall := time.Since(start)
 	close(done)
 	var cpu time.Duration
 	if ps := cmd.ProcessState; ps != nil {
 		cpu = ps.UserTime() + ps.SystemTime()
 	}
-	return parseVerbose(out.String()), cpu, err
+	return parseVerbose(out.String()), cpu, wall, err
 }
 
-// watchCPU calls stop when process pid has used limit of CPU time, or
-// returns when done is closed (or the process's CPU time cannot be
-// read).
-func watchCPU(pid int, limit time.Duration, stop func(), done <-chan struct{}) {
-	tick := time.NewTicker(20 * time.Millisecond)
+// cpuWatch watches a running process's CPU time (or a process
+// group's), read every so often.
+type cpuWatch struct {
+	read  func() (time.Duration, bool)
+	every time.Duration
+	limit time.Duration // CPU time after which it is stopped (0: none)
+	idle  time.Duration // time without CPU time after which it is stopped (0: none)
+}
+
+// watchCPU calls stop when process pid has used limit of CPU time (if
+// limit is not 0), or has used none for idle (if not 0), or returns when
+// done is closed (or the process's CPU time cannot be read).
+func watchCPU(pid int, limit, idle time.Duration, stop func(), done <-chan struct{}) {
+	w := cpuWatch{read: func() (time.Duration, bool) { return procCPU(pid) }, every: 20 * time.Millisecond, limit: limit, idle: idle}
+	w.run(stop, done)
+}
+
+// run calls stop when the CPU time read reaches the limit, or stays
+// the same for idle, or returns when done is closed (or the CPU time
+// cannot be read). CPU time is counted in the kernel's ticks (10 ms): a
+// process that uses a tick of it in less than idle is not idle.
+func (w cpuWatch) run(stop func(), done <-chan struct{}) {
+	tick := time.NewTicker(w.every)
 	defer tick.Stop()
+	last, since := time.Duration(-1), time.Now()
 	for {
 		select {
 		case <-done:
 			return
-		case <-tick.C:
-			used, ok := procCPU(pid)
+		case now := <-tick.C:
+			used, ok := w.read()
 			if !ok {
 				return
 			}
-			if used >= limit {
+			if w.limit > 0 && used >= w.limit {
+				stop()
+				return
+			}
+			if used != last {
+				last, since = used, now
+			} else if w.idle > 0 && now.Sub(since) >= w.idle {
 				stop()
 				return
 			}

@@ -40,7 +40,15 @@ type Mutation struct {
 	// by their own names, not with their top-level tests' other
 	// subtests: for a top-level test far longer than its failing cases
 	// (a table of thousands), which every mutant would run.
-	Alone   map[string]bool
+	Alone map[string]bool
+	// Ran, when not nil, holds per failing test ("pkg\x00TestX/sub")
+	// the lines of Lines it ran in the instrumented run: a mutant runs
+	// the failing tests that ran its line and not the others, whose
+	// outcomes are the original's (the mutated code does not run in
+	// them). A failing test Ran does not hold, and a line no failing
+	// test ran (package initialization runs before any test), run as
+	// always.
+	Ran     map[string]map[FileLine]bool
 	GoFlags []string // the user's go test flags (build tags...)
 	Env     []string // nil is os.Environ()
 	// Max, when positive, is how many mutants are made and run at most:
@@ -238,6 +246,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 		alone bool
 		base  map[string]testResult
 		cpu   [2]time.Duration // each part's CPU limit
+		idle  [2]time.Duration // each part's idle limit
 	}
 	split := map[string]*parts{}
 	var t0 time.Time
@@ -249,15 +258,15 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 				pt.failing = append(slices.Clip(pt.failing), siblings(cfg.Passing[pkg], cfg.Failing[pkg])...)
 			}
 			split[pkg] = pt
-			out, cpu, _ := runMutant(ctx, bins[pkg], dir, renv, 0, pt.failing, pt.alone, time.Until(deadline), 0)
-			pt.base, pt.cpu[0] = out, limitOf(cpu)
+			out, cpu, wall, _ := runMutant(ctx, bins[pkg], dir, renv, 0, pt.failing, pt.alone, runLimits{wall: time.Until(deadline)})
+			pt.base, pt.cpu[0], pt.idle[0] = out, limitOf(cpu), idleOf(wall)
 			for _, t := range cfg.Failing[pkg] {
 				failed = failed && out[t].outcome == "fail"
 			}
 			if len(pt.passing) > 0 {
-				out, cpu, _ := runMutant(ctx, bins[pkg], dir, renv, 0, pt.passing, false, time.Until(deadline), 0)
+				out, cpu, wall, _ := runMutant(ctx, bins[pkg], dir, renv, 0, pt.passing, false, runLimits{wall: time.Until(deadline)})
 				maps.Copy(pt.base, out)
-				pt.cpu[1] = limitOf(cpu)
+				pt.cpu[1], pt.idle[1] = limitOf(cpu), idleOf(wall)
 			}
 		}
 		return failed
@@ -273,7 +282,10 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	// as a crash, and so does one that uses three times the part's CPU
 	// time on the original and cpuSlack: a mutant looping forever is cut
 	// as soon as it has used that, however loaded the machine, not after
-	// a second of its wall time.)
+	// a second of its wall time; and so does one that uses no CPU time
+	// for twice the part's wall time on the original and idleSlack: a
+	// mutant that leaves a test waiting for ever, as gorilla/websocket's
+	// clients wait for an answer from a mutated server, is cut then.)
 	timeout := 5*time.Since(t0) + time.Second/2
 	// A mutant's change is measured against the failing tests failing
 	// on the original: when every one passed here, no mutant can say
@@ -304,11 +316,18 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	for _, pkg := range tests {
 		pt := split[pkg]
 		for range 2 {
-			again, cpu, _ := runMutant(ctx, bins[pkg], dir, renv, 0, pt.failing, pt.alone, time.Until(deadline), 0)
+			again, cpu, wall, _ := runMutant(ctx, bins[pkg], dir, renv, 0, pt.failing, pt.alone, runLimits{wall: time.Until(deadline)})
 			markUnstable(pt.base, again, cfg.Failing[pkg])
 			pt.cpu[0] = max(pt.cpu[0], limitOf(cpu)) // the most of three runs
+			pt.idle[0] = max(pt.idle[0], idleOf(wall))
 		}
 		withWords(pt.base, cfg.Failing[pkg])
+	}
+	reached := map[FileLine]bool{} // lines some failing test ran
+	for _, lines := range cfg.Ran {
+		for l := range lines {
+			reached[l] = true
+		}
 	}
 	results := make([]MutantOutcome, len(sites))
 	ran := make([]bool, len(sites))
@@ -323,9 +342,22 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 				id := sites[i].ID
 				got := map[string]map[string]testResult{}
 				var first MutantOutcome
+				at := FileLine{sites[i].File, sites[i].Line}
 				for _, pkg := range tests {
 					pt := split[pkg]
-					got[pkg], _, _ = runMutant(ctx, bins[pkg], dir, renv, id, pt.failing, pt.alone, timeout, pt.cpu[0])
+					run, left := reaching(cfg.Ran, reached[at], pkg, pt.failing, cfg.Failing[pkg], at)
+					if len(run) > 0 {
+						got[pkg], _, _, _ = runMutant(ctx, bins[pkg], dir, renv, id, run, pt.alone, runLimits{timeout, pt.cpu[0], pt.idle[0]})
+					} else {
+						got[pkg] = map[string]testResult{}
+					}
+					for _, t := range left {
+						for _, name := range family(pt.base, t) {
+							if _, ok := got[pkg][name]; !ok {
+								got[pkg][name] = pt.base[name]
+							}
+						}
+					}
 					compareOutcomes(&first, pt.base, got[pkg], cfg.Failing[pkg], nil)
 				}
 				// The passing tests (of other top-level tests than the
@@ -339,7 +371,7 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 					case first.Changed == 0:
 						passing = nil // not run: they would change no score
 					case len(pt.passing) > 0:
-						more, _, _ := runMutant(ctx, bins[pkg], dir, renv, id, pt.passing, false, timeout, pt.cpu[1])
+						more, _, _, _ := runMutant(ctx, bins[pkg], dir, renv, id, pt.passing, false, runLimits{timeout, pt.cpu[1], pt.idle[1]})
 						maps.Copy(got[pkg], more)
 					}
 					compareOutcomes(&o, pt.base, got[pkg], nil, passing)
@@ -456,6 +488,29 @@ func siblings(passing, failing []string) []string {
 		}
 	}
 	return out
+}
+
+// reaching splits part, the tests of a package's failing part, into
+// those a mutant at line at runs and the failing tests (of failing) it
+// leaves out: those that ran says did not run the line, when some
+// failing test ran it (reached). The others run.
+func reaching(ran map[string]map[FileLine]bool, reached bool, pkg string, part, failing []string, at FileLine) (run, left []string) {
+	if !reached {
+		return part, nil
+	}
+	isFailing := map[string]bool{}
+	for _, t := range failing {
+		isFailing[t] = true
+	}
+	for _, t := range part {
+		lines, known := ran[pkg+"\x00"+t]
+		if isFailing[t] && known && !lines[at] {
+			left = append(left, t)
+		} else {
+			run = append(run, t)
+		}
+	}
+	return run, left
 }
 
 // limitOf is the CPU time a mutant may use in a part of the tests that

@@ -280,9 +280,6 @@ func TestMutateNotFailing(t *testing.T) {
 	}
 }
 
-// TestMutateManyCores gives Mutate a failing test that passes on one
-// core: the mutants' binaries, which share the cores among the jobs,
-// run as the tests did instead, and the mutants are run.
 // TestMutateAlone runs a failing subtest without its siblings (Alone):
 // the passing siblings among the passing tests run by name beside it, and
 // count, as they would where the top-level test runs whole.
@@ -313,6 +310,9 @@ func TestMutateAlone(t *testing.T) {
 	}
 }
 
+// TestMutateManyCores gives Mutate a failing test that passes on one
+// core: the mutants' binaries, which share the cores among the jobs,
+// run as the tests did instead, and the mutants are run.
 func TestMutateManyCores(t *testing.T) {
 	if runtime.NumCPU() < 2 {
 		t.Skip("one core: the test cannot fail here")
@@ -331,5 +331,64 @@ func TestMutateManyCores(t *testing.T) {
 	}
 	if len(res.Mutants) == 0 || changed == 0 || slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "passed when run again") }) {
 		t.Errorf("%d mutants run, %d changed the failure, notes %q: want them run", len(res.Mutants), changed, res.Notes)
+	}
+}
+
+// TestMutateRan runs against a mutant the failing tests that ran its
+// line (Ran): where Ran says the failing test did not run the mutated
+// lines (another failing test did), no mutant changes its failure, for
+// it does not run; where it says it ran them, some do.
+func TestMutateRan(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/mutate")
+	file := filepath.Join(dir, "mid.go")
+	const pkg = "example.com/mutate"
+	lines := map[FileLine]bool{{file, 9}: true, {file, 10}: true}
+	for _, tt := range []struct {
+		ran     map[string]map[FileLine]bool
+		changed bool
+	}{
+		{map[string]map[FileLine]bool{pkg + "\x00TestMiddleFails": {}, pkg + "\x00TestOther": lines}, false},
+		{map[string]map[FileLine]bool{pkg + "\x00TestMiddleFails": lines}, true},
+		{nil, true},
+	} {
+		res, err := Mutate(context.Background(), Mutation{Dir: dir, Lines: map[string][]int{file: {9, 10}}, Order: []string{file},
+			Failing: map[string][]string{pkg: {"TestMiddleFails"}}, Ran: tt.ran, Budget: 5 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := 0
+		for _, m := range res.Mutants {
+			if m.Failing != 1 {
+				t.Errorf("ran %v: mutant %s at %d counts %d failing tests, want 1", tt.ran, m.Operator, m.Line, m.Failing)
+			}
+			changed += m.Changed
+		}
+		if len(res.Mutants) == 0 || (changed > 0) != tt.changed {
+			t.Errorf("ran %v: %d mutants, %d changed the failure; want changes %v", tt.ran, len(res.Mutants), changed, tt.changed)
+		}
+	}
+}
+
+// TestReaching splits a failing part by the lines its tests ran.
+func TestReaching(t *testing.T) {
+	at := FileLine{"/m/a.go", 3}
+	ran := map[string]map[FileLine]bool{
+		"p\x00TestA": {at: true},
+		"p\x00TestB": {{"/m/a.go", 4}: true},
+	}
+	for _, tt := range []struct {
+		reached   bool
+		part      []string
+		run, left []string
+	}{
+		{true, []string{"TestA", "TestB", "TestC"}, []string{"TestA", "TestC"}, []string{"TestB"}},
+		{false, []string{"TestA", "TestB"}, []string{"TestA", "TestB"}, nil},
+		// TestB/sib is a passing sibling run beside the failing (Alone).
+		{true, []string{"TestB", "TestB/sib"}, []string{"TestB/sib"}, []string{"TestB"}},
+	} {
+		run, left := reaching(ran, tt.reached, "p", tt.part, []string{"TestA", "TestB", "TestC"}, at)
+		if !slices.Equal(run, tt.run) || !slices.Equal(left, tt.left) {
+			t.Errorf("reaching(%v, %q) = %q, %q; want %q, %q", tt.reached, tt.part, run, left, tt.run, tt.left)
+		}
 	}
 }

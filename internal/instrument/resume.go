@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/culprit-go/culprit/trace"
@@ -16,14 +17,24 @@ import (
 
 // DefaultResumeLimit is how long the resumed runs (Config.Resume) take
 // at most, together, after a first run that took first: twice that, and
-// at least 30 s. They run tests no plain run reaches, the tests after a
-// panic; a fault may leave one of them waiting for ever (go.etcd.io/
-// bbolt's TestCursor_QuickCheck, whose panic inside a transaction's
-// commit left the database's mutex locked for the deferred Close to
-// wait on), and go test's own limit is ten minutes.
+// at least 10 s. They run tests no plain run reaches, the tests after a
+// panic, and their records are evidence the plain run never had: a
+// fault that makes test after test panic (go.etcd.io/bbolt's, with a
+// comparison swapped) costs a go test per test, and one may leave a
+// test waiting for ever (bbolt's TestCursor_QuickCheck, whose panic
+// inside a transaction's commit left the database's mutex locked for
+// the deferred Close to wait on), where go test's own limit is ten
+// minutes.
 func DefaultResumeLimit(first time.Duration) time.Duration {
-	return max(2*first, 30*time.Second)
+	return max(2*first, 10*time.Second)
 }
+
+// DefaultResumeIdle is how long a resumed run's go test and test
+// binary may use no CPU time at all (Config.ResumeIdle) before culprit
+// stops them: bbolt's deadlocked test waited at 0% CPU. Tests that wait
+// on timers for longer are rare, and in a resumed run stopping one
+// costs its own records only (the tests after it run in another).
+const DefaultResumeIdle = 5 * time.Second
 
 // maxResumes bounds the test binaries Resume starts after the first: a
 // package whose every test panics ends, resumed, after this many.
@@ -31,8 +42,11 @@ const maxResumes = 50
 
 // goTest runs go test on pkgs, instrumented, with the user's flags (and
 // culprit's build flags) and returns its exit status and peak memory. A
-// non-zero exit is the tests' outcome, not an error.
-func (b *prepared) goTest(ctx context.Context, cfg Config, pkgs, flags []string, scan *outputScanner, trouble *troubleScanner) (int, int64, error) {
+// non-zero exit is the tests' outcome, not an error. With idle not 0
+// (where the system tells a process group's CPU time), go test and its
+// test binary are stopped once they have used no CPU time for idle, and
+// idled says so.
+func (b *prepared) goTest(ctx context.Context, cfg Config, pkgs, flags []string, scan *outputScanner, trouble *troubleScanner, idle time.Duration) (code int, rss int64, idled bool, err error) {
 	args := []string{"test", "-overlay", b.overlay}
 	if !hasFlag(flags, "count") {
 		// A cached result runs nothing and records nothing.
@@ -40,6 +54,8 @@ func (b *prepared) goTest(ctx context.Context, cfg Config, pkgs, flags []string,
 	}
 	args = append(args, pkgs...)
 	args = append(args, insertFlags(flags, b.gcflags)...)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", args...)
 	// When ctx ends (a time limit, an interrupt culprit caught, the
 	// diagnosis stopping a run whose trace it would not slice), the
@@ -52,16 +68,30 @@ func (b *prepared) goTest(ctx context.Context, cfg Config, pkgs, flags []string,
 	if cfg.Stderr == cfg.Stdout {
 		cmd.Stderr = cmd.Stdout // one pipe, as exec does for one writer
 	}
-	err := cmd.Run()
-	rss := maxRSS(cmd.ProcessState)
+	if err := cmd.Start(); err != nil {
+		return 0, 0, false, fmt.Errorf("run go test: %w", err)
+	}
+	var stopped atomic.Bool
+	done := make(chan struct{})
+	if idle > 0 {
+		pgid := cmd.Process.Pid // ownGroup: go test leads its group
+		w := cpuWatch{read: func() (time.Duration, bool) { return groupCPU(pgid) }, every: 250 * time.Millisecond, idle: idle}
+		go w.run(func() { stopped.Store(true); cancel() }, done)
+	}
+	err = cmd.Wait()
+	close(done)
+	rss = maxRSS(cmd.ProcessState)
+	idled = stopped.Load()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		return 0, rss, nil
+		return 0, rss, idled, nil
+	case idled:
+		return -1, rss, true, nil // stopped: the tests' outcome is not known
 	case errors.As(err, &exit):
-		return exit.ExitCode(), rss, nil
+		return exit.ExitCode(), rss, false, nil
 	default:
-		return 0, rss, fmt.Errorf("run go test: %w", err)
+		return 0, rss, idled, fmt.Errorf("run go test: %w", err)
 	}
 }
 
@@ -85,6 +115,7 @@ func (b *prepared) resume(ctx context.Context, cfg Config, limit time.Duration, 
 	}
 	read := map[string]bool{} // events files examined
 	skip := map[string]map[string]bool{}
+	idled := map[string]time.Duration{} // packages whose resumed run was stopped idle, not yet noted
 	for round := 0; round < maxResumes; round++ {
 		crashed, err := crashedProcesses(res.TraceDir, read, trouble.timedOutPackages())
 		if err != nil {
@@ -103,15 +134,29 @@ func (b *prepared) resume(ctx context.Context, cfg Config, limit time.Duration, 
 					s[t], grew = true, true
 				}
 			}
+			idle, noted := idled[c.pkg]
+			if noted {
+				delete(idled, c.pkg)
+				msg := fmt.Sprintf("%s: culprit stopped the test binary of the tests a panic kept from running while %s ran: it had used no CPU time for %s (a test this code leaves waiting for ever?)", c.pkg, strings.Join(append(c.panicked, c.stopped...), ", "), idle)
+				if grew {
+					msg += "; the tests not yet run ran in another"
+				}
+				res.Resumed = append(res.Resumed, msg)
+			}
 			if !grew {
 				continue // nothing ran before the crash: it would crash again
 			}
-			if len(c.panicked) > 0 {
+			if len(c.panicked) > 0 && !noted {
 				res.Resumed = append(res.Resumed, fmt.Sprintf("%s: %s panicked and stopped the test binary; the tests not yet run ran in another", c.pkg, strings.Join(c.panicked, ", ")))
-			} else {
+			} else if !noted {
 				res.Resumed = append(res.Resumed, fmt.Sprintf("%s: the test binary stopped while %s ran (another goroutine's panic or a fatal error); the tests not yet run ran in another", c.pkg, strings.Join(c.stopped, ", ")))
 			}
 			pkgs = append(pkgs, c.pkg)
+		}
+		// A stopped run whose trace names no running test.
+		for _, pkg := range slices.Sorted(maps.Keys(idled)) {
+			res.Resumed = append(res.Resumed, fmt.Sprintf("%s: culprit stopped the test binary of the tests a panic kept from running: it had used no CPU time for %s (a test this code leaves waiting for ever?)", pkg, idled[pkg]))
+			delete(idled, pkg)
 		}
 		if len(pkgs) == 0 {
 			return nil
@@ -134,10 +179,17 @@ func (b *prepared) resume(ctx context.Context, cfg Config, limit time.Duration, 
 				flags = insertFlags(withoutFlag(flags, "timeout"), []string{"-timeout", left.String()})
 				trouble.limit = limit.Round(time.Second).String()
 			}
-			_, rss, err := b.goTest(ctx, cfg, []string{pkg}, flags, scan, trouble)
+			idle := cfg.ResumeIdle
+			if idle <= 0 {
+				idle = DefaultResumeIdle
+			}
+			_, rss, cut, err := b.goTest(ctx, cfg, []string{pkg}, flags, scan, trouble, idle)
 			trouble.limit = ""
 			if err != nil {
 				return err
+			}
+			if cut {
+				idled[pkg] = idle
 			}
 			res.Resumed = append(res.Resumed, trouble.takeCut()...)
 			res.MaxRSS = max(res.MaxRSS, rss)
