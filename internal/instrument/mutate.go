@@ -283,7 +283,8 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 	// time on the original and cpuSlack: a mutant looping forever is cut
 	// as soon as it has used that, however loaded the machine, not after
 	// a second of its wall time; and so does one that uses no CPU time
-	// for twice the part's wall time on the original and idleSlack: a
+	// for twice the part's wall time on the original (the failing part's
+	// or the passing part's, the longer) and idleSlack: a
 	// mutant that leaves a test waiting for ever, as gorilla/websocket's
 	// clients wait for an answer from a mutated server, is cut then.)
 	timeout := 5*time.Since(t0) + time.Second/2
@@ -347,7 +348,12 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 					pt := split[pkg]
 					run, left := reaching(cfg.Ran, reached[at], pkg, pt.failing, cfg.Failing[pkg], at)
 					if len(run) > 0 {
-						got[pkg], _, _, _ = runMutant(ctx, bins[pkg], dir, renv, id, run, pt.alone, runLimits{timeout, pt.cpu[0], pt.idle[0]})
+						// Its idle limit is the passing part's too, where
+						// longer: a mutant that fixes a failing test runs
+						// a path its failing run never waited on, as the
+						// passing tests do (a sleep after the check that
+						// failed).
+						got[pkg], _, _, _ = runMutant(ctx, bins[pkg], dir, renv, id, run, pt.alone, runLimits{timeout, pt.cpu[0], max(pt.idle[0], pt.idle[1])})
 					} else {
 						got[pkg] = map[string]testResult{}
 					}
