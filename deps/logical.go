@@ -127,10 +127,9 @@ func outcome(e ast.Expr, ops map[token.Pos]bool) (v, ok bool) {
 	return v, ok
 }
 
-// shortCircuited returns the spans of the && and || operands in n that
-// did not run, as the outcomes of the operands before them say.
-func (p *program) shortCircuited(n ast.Node, ops map[token.Pos]bool) [][2]token.Pos {
-	var out [][2]token.Pos
+// shortCircuited appends to out the spans of the && and || operands in
+// n that did not run, as the outcomes of the operands before them say.
+func (p *program) shortCircuited(out [][2]token.Pos, n ast.Node, ops map[token.Pos]bool) [][2]token.Pos {
 	pruned := token.NoPos // the end of the latest expression left out, with its operands
 	for _, x := range p.logicals(n) {
 		if x.Pos() < pruned {

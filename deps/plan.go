@@ -177,8 +177,10 @@ func (b *summary) reads(fr *frame, n ast.Node, assigned []ast.Expr, in *instance
 	}
 	skip := b.skipScratch[:0]
 	if in != nil && len(in.ops) > 0 {
-		for _, sp := range b.shortCircuited(n, in.ops) {
-			skip = append(skip, [2]token.Pos{sp[0] - 1, sp[1]})
+		from := len(skip)
+		skip = b.shortCircuited(skip, n, in.ops)
+		for i := from; i < len(skip); i++ {
+			skip[i][0]-- // open: the operand's first identifier is inside
 		}
 	}
 	if in != nil && len(in.rets) > 0 {

@@ -78,6 +78,7 @@ type builder struct {
 	rootScratch []uint8
 	posScratch  []token.Pos
 	outScratch  []int       // a read's nodes, before they are copied out
+	valBuf      []byte      // a value's text, compared with a node's values before it is kept
 	intArena    []int       // the chunk keepInts copies them into
 	free        []*instance // instances ended, for reuse
 
@@ -371,15 +372,13 @@ func (b *builder) value(id int, v trace.Value) {
 	if len(n.Values) >= MaxValues {
 		return // v is one of them or left out
 	}
-	s := v.String()
+	b.valBuf = v.AppendString(b.valBuf[:0])
 	for _, x := range n.Values {
-		if x == s {
+		if x == string(b.valBuf) {
 			return
 		}
 	}
-	if len(n.Values) < MaxValues {
-		n.Values = append(n.Values, s)
-	}
+	n.Values = append(n.Values, string(b.valBuf))
 }
 
 func (b *builder) gor(id int) *goroutine {

@@ -295,31 +295,42 @@ func (v Value) full(b *strings.Builder) {
 	}
 }
 
-func (v Value) String() string {
+func (v Value) String() string { return string(v.AppendString(nil)) }
+
+// AppendString appends v's String form to b: a caller comparing it with
+// strings it holds allocates nothing (string(b) == x does not).
+func (v Value) AppendString(b []byte) []byte {
 	switch v.Tag {
 	case ValNil:
-		return "nil"
+		return append(b, "nil"...)
 	case ValFalse:
-		return "false"
+		return append(b, "false"...)
 	case ValTrue:
-		return "true"
+		return append(b, "true"...)
 	case ValInt:
-		return strconv.FormatInt(v.Int, 10)
+		return strconv.AppendInt(b, v.Int, 10)
 	case ValUint:
-		return strconv.FormatUint(v.Uint, 10)
+		return strconv.AppendUint(b, v.Uint, 10)
 	case ValFloat:
-		return fmt.Sprint(v.Float)
+		return fmt.Append(b, v.Float)
 	case ValString:
+		b = strconv.AppendQuote(b, v.Str)
 		if v.Len > len(v.Str) {
-			return strconv.Quote(v.Str) + "...(" + strconv.Itoa(v.Len) + " bytes)"
+			b = append(b, "...("...)
+			b = strconv.AppendInt(b, int64(v.Len), 10)
+			b = append(b, " bytes)"...)
 		}
-		return strconv.Quote(v.Str)
+		return b
 	case ValRef:
-		return v.Type + "(len " + strconv.FormatUint(v.Uint, 10) + ")"
+		b = append(b, v.Type...)
+		b = append(b, "(len "...)
+		b = strconv.AppendUint(b, v.Uint, 10)
+		return append(b, ')')
 	case ValOther:
-		return v.Type + "{...}"
+		b = append(b, v.Type...)
+		return append(b, "{...}"...)
 	}
-	return "?"
+	return append(b, '?')
 }
 
 // Test is one test, subtest, benchmark, example or fuzz seed of a process.
