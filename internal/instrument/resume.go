@@ -137,11 +137,7 @@ func (b *prepared) resume(ctx context.Context, cfg Config, limit time.Duration, 
 			idle, noted := idled[c.pkg]
 			if noted {
 				delete(idled, c.pkg)
-				msg := fmt.Sprintf("%s: culprit stopped the test binary of the tests a panic kept from running while %s ran: it had used no CPU time for %s (a test this code leaves waiting for ever?)", c.pkg, strings.Join(append(c.panicked, c.stopped...), ", "), idle)
-				if grew {
-					msg += "; the tests not yet run ran in another"
-				}
-				res.Resumed = append(res.Resumed, msg)
+				res.Resumed = append(res.Resumed, idleNote(c.pkg, slices.Concat(c.panicked, c.stopped), idle, grew))
 			}
 			if !grew {
 				continue // nothing ran before the crash: it would crash again
@@ -155,7 +151,7 @@ func (b *prepared) resume(ctx context.Context, cfg Config, limit time.Duration, 
 		}
 		// A stopped run whose trace names no running test.
 		for _, pkg := range slices.Sorted(maps.Keys(idled)) {
-			res.Resumed = append(res.Resumed, fmt.Sprintf("%s: culprit stopped the test binary of the tests a panic kept from running: it had used no CPU time for %s (a test this code leaves waiting for ever?)", pkg, idled[pkg]))
+			res.Resumed = append(res.Resumed, idleNote(pkg, nil, idled[pkg], false))
 			delete(idled, pkg)
 		}
 		if len(pkgs) == 0 {
@@ -200,6 +196,21 @@ func (b *prepared) resume(ctx context.Context, cfg Config, limit time.Duration, 
 		trouble.report(res)
 	}
 	return nil
+}
+
+// idleNote says that culprit stopped pkg's resumed test binary after it
+// used no CPU time for idle, while tests ran (when the trace names
+// them), and whether the tests after them ran in another.
+func idleNote(pkg string, tests []string, idle time.Duration, more bool) string {
+	msg := pkg + ": culprit stopped the test binary of the tests a panic kept from running"
+	if len(tests) > 0 {
+		msg += " while " + strings.Join(tests, ", ") + " ran"
+	}
+	msg += fmt.Sprintf(": it had used no CPU time for %s (a test this code leaves waiting for ever?)", idle)
+	if more {
+		msg += "; the tests not yet run ran in another"
+	}
+	return msg
 }
 
 // crashed is a test binary a test's panic, or a panic or fatal error
