@@ -472,6 +472,10 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 			}
 		}()
 	}
+	env, err = withGoTmpDir(env, work)
+	if err != nil {
+		return nil, fmt.Errorf("instrument: %w", err)
+	}
 	overlay := map[string]string{}
 	sites := &siteTable{}
 	race := hasFlag(cfg.GoFlags, "race")
@@ -758,6 +762,27 @@ func prepare(ctx context.Context, cfgp *Config, program bool) (_ *prepared, err 
 // runtime package in vendor mode: a leading underscore keeps it out of
 // ./... patterns.
 const rtVendorDir = "_culprit_rt"
+
+// withGoTmpDir returns env with GOTMPDIR in work, unless env sets
+// GOTMPDIR: go test builds and links each test binary in a directory
+// of its own there, which it removes when it ends, and culprit stops go
+// test by killing its process group (a time limit, an interrupt, a
+// resumed run that waits for ever), which leaves that directory, tens
+// of megabytes, behind. In work, culprit's own temporary directory, it
+// goes when culprit's does. The test binaries' own temporary files
+// (TMPDIR) stay where the user has them.
+func withGoTmpDir(env []string, work string) ([]string, error) {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GOTMPDIR=") {
+			return env, nil
+		}
+	}
+	dir := filepath.Join(work, "gotmp")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return append(slices.Clip(env), "GOTMPDIR="+dir), nil
+}
 
 // vendorMode reports whether the go command builds the main module mod
 // in vendor mode: -mod=vendor in the flags or GOFLAGS, or, without a -mod

@@ -168,6 +168,37 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestGoTmpDir checks that go test builds the test binary in culprit's
+// temporary directory, removed when the run ends (a go test culprit
+// kills leaves its own behind), and that a GOTMPDIR of the user's is
+// kept.
+func TestGoTmpDir(t *testing.T) {
+	dir, _ := filepath.Abs("testdata/crash")
+	mine := t.TempDir()
+	for _, env := range [][]string{nil, append(os.Environ(), "GOTMPDIR="+mine)} {
+		var out bytes.Buffer
+		_, err := Run(context.Background(), Config{Dir: dir, Packages: []string{"."}, Events: trace.EventStmt, Env: env,
+			TraceDir: t.TempDir(), GoFlags: []string{"-v", "-run", "^TestWhere$"}, Stdout: &out, Stderr: &out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, bin, ok := strings.Cut(out.String(), "binary: ")
+		bin, _, _ = strings.Cut(bin, "\n")
+		switch {
+		case !ok:
+			t.Errorf("the test printed no binary:\n%s", out.Bytes())
+		case env == nil && !strings.Contains(bin, string(filepath.Separator)+"gotmp"+string(filepath.Separator)):
+			t.Errorf("the test binary ran from %s, not culprit's GOTMPDIR", bin)
+		case env == nil:
+			if _, err := os.Stat(bin[:strings.Index(bin, "gotmp")]); err == nil {
+				t.Errorf("culprit's temporary directory of %s is left", bin)
+			}
+		case !strings.HasPrefix(bin, mine):
+			t.Errorf("the test binary ran from %s, not the user's GOTMPDIR %s", bin, mine)
+		}
+	}
+}
+
 // TestCrash checks that the trace survives the ways a test binary dies.
 func TestCrash(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/crash")

@@ -130,6 +130,9 @@ func Mutate(ctx context.Context, cfg Mutation) (*MutationResult, error) {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
 	defer os.RemoveAll(work)
+	if env, err = withGoTmpDir(env, work); err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
 
 	pkgs, err := loadFiles(ctx, dir, env, cfg.GoFlags, cfg.Order, cfg.Loaded)
 	if err != nil {

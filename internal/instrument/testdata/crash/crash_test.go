@@ -1,6 +1,8 @@
 package crash
 
 import (
+	"fmt"
+	"os"
 	"runtime/debug"
 	"testing"
 )
@@ -35,3 +37,7 @@ func TestPanicSub(t *testing.T) {
 }
 
 func TestZAfter(t *testing.T) {}
+
+// TestWhere prints the test binary's path: go test builds it under
+// GOTMPDIR (TestGoTmpDir).
+func TestWhere(t *testing.T) { fmt.Println("binary:", os.Args[0]) }
