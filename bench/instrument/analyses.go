@@ -134,6 +134,10 @@ func (h *harness) inject(ctx context.Context, m entry, dir string, plain *run, f
 			return err
 		}
 		test, err := h.failingTest(ctx, dir, pkg, m.Flags, plain)
+		if err == nil && test != "" && !h.failsAlone(ctx, dir, pkg, test, m.Flags, plain) {
+			fmt.Fprintf(h.log, "%s: %s fails %s, not every time it runs alone: another fault\n", m.name(), c, test)
+			test = ""
+		}
 		if err != nil || test == "" {
 			os.WriteFile(file, src, 0o644)
 			continue
@@ -224,6 +228,30 @@ func (h *harness) failingTest(ctx context.Context, dir, pkg string, flags []stri
 		}
 	}
 	return best, nil
+}
+
+// failsAlone reports whether test fails each of twice when its
+// top-level test runs alone, as slice and flow run it: a test whose
+// failure depends on timing (labstack/echo's TestTimeoutDataRace failed
+// once in the plain run and passed in culprit's) would measure chance,
+// not culprit.
+func (h *harness) failsAlone(ctx context.Context, dir, pkg, test string, flags []string, plain *run) bool {
+	limit := min(h.timeout, time.Duration(3*plain.Wall*float64(time.Second))+time.Minute)
+	top, _, _ := strings.Cut(test, "/")
+	for range 2 {
+		r, err := h.goTest(ctx, dir, []string{pkg}, 0, append([]string{"-run", "^" + regexp.QuoteMeta(top) + "$"}, append(flags, "-timeout", limit.String())...)...)
+		if err != nil || ctx.Err() != nil {
+			return false
+		}
+		failed := false
+		for k, o := range r.Outcomes {
+			failed = failed || k.Test == test && o == "fail"
+		}
+		if !failed {
+			return false
+		}
+	}
+	return true
 }
 
 // errRunaway is a mutant whose package's plain run does not end by itself
