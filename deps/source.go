@@ -362,14 +362,21 @@ func (s *source) file(path string) *file {
 // pos converts a 1-based line and byte column to a position in f.
 func (f *file) pos(line, col int) token.Pos { return f.sf.Pos(line, col) }
 
-// unitAt returns the innermost unit holding pos, or nil.
+// unitAt returns the innermost unit holding pos (the shortest, the
+// latest of those as long), or nil. The units are sorted by position:
+// it looks back from the last that starts at pos or before, and stops
+// where a unit that starts earlier could not be shorter than the best
+// so far (a file of a million units, sqlite's generated code, is
+// searched for each statement the test ran).
 func (f *file) unitAt(pos token.Pos) *unit {
+	i := sort.Search(len(f.units), func(i int) bool { return f.units[i].pos > pos })
 	var best *unit
-	for _, u := range f.units {
-		if u.pos > pos {
-			break
+	for i--; i >= 0; i-- {
+		u := f.units[i]
+		if best != nil && pos-u.pos+1 > best.end-best.pos {
+			break // it would hold pos and be longer
 		}
-		if u.kind != UnitJoin && pos < u.end && (best == nil || u.end-u.pos <= best.end-best.pos) {
+		if u.kind != UnitJoin && pos < u.end && (best == nil || u.end-u.pos < best.end-best.pos) {
 			best = u
 		}
 	}
